@@ -1,0 +1,46 @@
+; The snapshot theory (paper section 3.2.2), loaded into every Z3 context.
+;
+; A snapshot stands for the values of a part of the heap: `unit` for none,
+; a wrapped value for one location, `combine` for the union of two parts.
+; Pure methods are functions of the snapshot of their precondition, so they
+; keep their value while that part of the heap is unchanged.
+;
+; Both inverse laws hold for Int and Ref: Snap, Int and Ref can all be
+; countably infinite, so the laws are consistent with each other and with
+; `combine` being injective. For Bool only toBool(fromBool(b)) = b is stated:
+; fromBool(toBool(s)) = s for every s would make Snap have two elements, and
+; with the Int laws the theory would be inconsistent (and prove anything).
+; The verifier still rewrites fromBool(toBool(s)) to s syntactically: that
+; replaces a snapshot by another that holds the same value, which pure
+; methods (functions of heap values) cannot tell apart.
+
+(declare-sort Snap 0)
+(declare-sort Ref 0)
+(declare-const null Ref)
+(declare-const unit Snap)
+
+(declare-fun combine (Snap Snap) Snap)
+(declare-fun first (Snap) Snap)
+(declare-fun second (Snap) Snap)
+(assert (forall ((l Snap) (r Snap)) (! (= (first (combine l r)) l) :pattern ((combine l r)))))
+(assert (forall ((l Snap) (r Snap)) (! (= (second (combine l r)) r) :pattern ((combine l r)))))
+
+(declare-fun fromRef (Ref) Snap)
+(declare-fun toRef (Snap) Ref)
+(assert (forall ((v Ref)) (! (= (toRef (fromRef v)) v) :pattern ((fromRef v)))))
+(assert (forall ((s Snap)) (! (= (fromRef (toRef s)) s) :pattern ((toRef s)))))
+
+(declare-fun fromInt (Int) Snap)
+(declare-fun toInt (Snap) Int)
+(assert (forall ((v Int)) (! (= (toInt (fromInt v)) v) :pattern ((fromInt v)))))
+(assert (forall ((s Snap)) (! (= (fromInt (toInt s)) s) :pattern ((toInt s)))))
+
+(declare-fun fromBool (Bool) Snap)
+(declare-fun toBool (Snap) Bool)
+(assert (forall ((v Bool)) (! (= (toBool (fromBool v)) v) :pattern ((fromBool v)))))
+
+; Objects allocated by `new` on a path get the numbers 1, 2, ...: distinct
+; numbers make distinct objects without a disequality per pair.
+; `null` has number 0, so allocated objects are not null either.
+(declare-fun alloc (Ref) Int)
+(assert (= (alloc null) 0))

@@ -1,0 +1,271 @@
+//! Statements: locals and their scopes, assignments, calls, control flow,
+//! ghost statements, `return` and reachability (Java's rules, without loops).
+
+use super::calls::Site;
+use super::expr::Resolved;
+use super::positions::{Clause, Pos};
+use super::scope::Local;
+use super::types::Ty;
+use super::{Checker, error};
+use crate::syntax::ast::{Block, Expr, ExprKind, MemberKind, Stmt, StmtKind};
+
+impl Checker {
+    /// Checks a block in a scope of its own; true when it definitely returns.
+    pub(super) fn block(&mut self, b: &mut Block) -> bool {
+        self.scopes.push();
+        let mut returns = false;
+        let mut reported = false;
+        for s in b.stmts.iter_mut() {
+            if returns && !reported {
+                let d = error(s.span.clone(), "unreachable statement")
+                    .with_label("this statement follows a `return`")
+                    .with_help("remove it");
+                self.report(d);
+                reported = true;
+            }
+            returns |= self.stmt(s);
+        }
+        self.scopes.pop();
+        returns
+    }
+
+    /// Checks one statement; true when it definitely returns.
+    fn stmt(&mut self, s: &mut Stmt) -> bool {
+        self.ctx.clause = Clause::Code;
+        self.field_assign_of_this(s);
+        match &mut s.kind {
+            StmtKind::Local { ty, name, init } => {
+                let t = self.table.resolve_type(ty, &mut self.diags);
+                if let Some(e) = init {
+                    self.rhs(e, &t);
+                }
+                let local = Local {
+                    name: name.name.clone(),
+                    ty: t,
+                    span: name.span.clone(),
+                };
+                if let Err(prev) = self.scopes.declare(local) {
+                    let d = error(
+                        name.span.clone(),
+                        format!("local `{}` is already defined", name.name),
+                    )
+                    .with_label(format!("`{}` redeclared here", name.name))
+                    .with_related(prev, format!("previous declaration of `{}`", name.name))
+                    .with_help("a local cannot shadow another local or a parameter; rename it");
+                    self.report(d);
+                }
+            }
+            StmtKind::Assign { target, value } => {
+                let t = match self.lookup_name(&target.name) {
+                    Resolved::Local(t) => t,
+                    // Turned into a `FieldAssign` above.
+                    Resolved::Field(..) => Ty::Err,
+                    Resolved::StaticField => {
+                        self.static_field(target);
+                        Ty::Err
+                    }
+                    Resolved::Class => {
+                        let d = error(
+                            target.span.clone(),
+                            format!("cannot assign to class `{}`", target.name),
+                        )
+                        .with_label("not a variable");
+                        self.report(d);
+                        Ty::Err
+                    }
+                    Resolved::Unknown => {
+                        self.unknown_value(target);
+                        Ty::Err
+                    }
+                };
+                self.rhs(value, &t);
+            }
+            StmtKind::FieldAssign { target, value } => {
+                let t = match &target.kind {
+                    ExprKind::Field { .. } => self.expr(target, Pos::Value),
+                    ExprKind::This => {
+                        let d = error(target.span.clone(), "cannot assign to `this`")
+                            .with_label("`this` is not a variable");
+                        self.report(d);
+                        Ty::Err
+                    }
+                    _ => {
+                        self.expr(target, Pos::Value);
+                        let d = error(target.span.clone(), "invalid left-hand side of assignment")
+                            .with_label("cannot assign to this expression");
+                        self.report(d);
+                        Ty::Err
+                    }
+                };
+                let vt = self.expr(value, Pos::Value);
+                self.expect(&vt, &t, value.span.clone(), "");
+            }
+            StmtKind::Call(e) => match &mut e.kind {
+                ExprKind::Call(call) => {
+                    self.call(call, Site::Stmt);
+                }
+                ExprKind::New { class, args } => {
+                    let class = class.clone();
+                    self.new_object(&class, args, e.span.clone());
+                }
+                _ => {
+                    self.expr(e, Pos::Value);
+                    let d = error(e.span.clone(), "expression is not a statement")
+                        .with_label("only method calls can stand alone");
+                    self.report(d);
+                }
+            },
+            StmtKind::If { cond, then, els } => {
+                self.condition(cond, "if");
+                let a = self.block(then);
+                let b = match els {
+                    Some(b) => self.block(b),
+                    None => false,
+                };
+                return a && b;
+            }
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+            } => {
+                self.condition(cond, "while");
+                for inv in invariants.iter_mut() {
+                    self.assertion(inv, Clause::Invariant);
+                }
+                self.block(body);
+            }
+            StmtKind::Assert(e) => self.assertion(e, Clause::Assert),
+            StmtKind::Join(e) => self.assertion(e, Clause::Join),
+            StmtKind::Assume(e) => {
+                self.ctx.clause = Clause::Assume;
+                let t = self.expr(e, Pos::Value);
+                self.expect(&t, &Ty::Bool, e.span.clone(), "`assume` takes a `bool`");
+                self.ctx.clause = Clause::Code;
+            }
+            StmtKind::Return(value) => {
+                self.ret(value.as_mut(), s.span.clone());
+                return true;
+            }
+            StmtKind::Open(e) => self.ghost(e, Site::Open),
+            StmtKind::Close(e) => self.ghost(e, Site::Close),
+            StmtKind::Use(e) => self.ghost(e, Site::Use),
+        }
+        false
+    }
+
+    /// `f = e;` where `f` is a field of `this` becomes `this.f = e;`.
+    fn field_assign_of_this(&mut self, s: &mut Stmt) {
+        let StmtKind::Assign { target, value } = &mut s.kind else {
+            return;
+        };
+        let Resolved::Field(class, _) = self.lookup_name(&target.name) else {
+            return;
+        };
+        let this = Expr::new(ExprKind::This, target.span.clone());
+        let field = Expr::new(
+            ExprKind::Field {
+                recv: Box::new(this),
+                field: target.clone(),
+                class,
+            },
+            target.span.clone(),
+        );
+        let value = std::mem::replace(value, Expr::new(ExprKind::Null, 0..0));
+        s.kind = StmtKind::FieldAssign {
+            target: field,
+            value,
+        };
+    }
+
+    /// The right-hand side of `x = e;` or `T x = e;`: a call or `new` may
+    /// stand here as a whole.
+    fn rhs(&mut self, e: &mut Expr, expected: &Ty) {
+        let span = e.span.clone();
+        let t = match &mut e.kind {
+            ExprKind::Call(call) => {
+                let t = self.call(call, Site::Rhs);
+                if t == Ty::Void {
+                    let d = error(
+                        span.clone(),
+                        format!("method `{}` does not return a value", call.name.name),
+                    )
+                    .with_label("this method is `void`")
+                    .with_help("call it as a statement");
+                    self.report(d);
+                    return;
+                }
+                t
+            }
+            ExprKind::New { class, args } => {
+                let class = class.clone();
+                self.new_object(&class, args, span.clone())
+            }
+            _ => self.expr(e, Pos::Value),
+        };
+        self.expect(&t, expected, span, "");
+    }
+
+    fn condition(&mut self, cond: &mut Expr, keyword: &str) {
+        let t = self.expr(cond, Pos::Value);
+        self.expect(
+            &t,
+            &Ty::Bool,
+            cond.span.clone(),
+            &format!("the condition of `{keyword}` must be a `bool`"),
+        );
+    }
+
+    fn ret(&mut self, value: Option<&mut Expr>, span: crate::syntax::ast::Span) {
+        let ret = self.ctx.ret.clone();
+        match value {
+            Some(e) => {
+                let t = self.expr(e, Pos::Value);
+                if ret == Ty::Void {
+                    let place = if self.ctx.kind == MemberKind::Constructor {
+                        "a constructor"
+                    } else {
+                        "a `void` method"
+                    };
+                    let d = error(
+                        e.span.clone(),
+                        format!("cannot return a value from {place}"),
+                    )
+                    .with_label("unexpected return value")
+                    .with_help("remove the value: `return;`");
+                    self.report(d);
+                } else {
+                    self.expect(
+                        &t,
+                        &ret,
+                        e.span.clone(),
+                        &format!("the method returns `{ret}`"),
+                    );
+                }
+            }
+            None if ret != Ty::Void => {
+                let d = error(span, "missing return value")
+                    .with_label(format!("this method returns `{ret}`"))
+                    .with_help("return a value: `return e;`");
+                self.report(d);
+            }
+            None => {}
+        }
+    }
+
+    /// `open`, `close` and `use`: the target must be a call of the right kind.
+    fn ghost(&mut self, e: &mut Expr, site: Site) {
+        if let ExprKind::Call(call) = &mut e.kind {
+            self.call(call, site);
+            return;
+        }
+        self.expr(e, Pos::Value);
+        let (kw, what) = match site {
+            Site::Open => ("open", "a predicate instance"),
+            Site::Close => ("close", "a predicate instance"),
+            _ => ("use", "a pure method call"),
+        };
+        let d = error(e.span.clone(), format!("`{kw}` needs {what}")).with_label("not a call");
+        self.report(d);
+    }
+}

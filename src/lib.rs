@@ -1,0 +1,12 @@
+//! Sift: a verifier for a small Java-like language with implicit dynamic
+//! frames, by symbolic execution over Z3 (Smans, Jacobs, Piessens).
+
+pub mod check;
+pub mod diag;
+pub mod syntax;
+pub mod solver;
+pub mod symbolic;
+pub mod report;
+pub mod verify;
+
+pub use verify::{FileReport, Options, verify_source};

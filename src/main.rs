@@ -1,0 +1,207 @@
+//! The `sift` command line: a thin front end over `sift::verify_source`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sift::report::{json, text};
+use sift::verify::{FileReport, Options, Stage};
+
+/// Largest source file accepted (a verifier input is a program, not data).
+const MAX_FILE_BYTES: u64 = 4 << 20;
+
+#[derive(Parser)]
+#[command(
+    name = "sift",
+    version,
+    about = "Sift verifies Java-like programs annotated with implicit dynamic frames contracts, by symbolic execution with Z3.",
+    after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify Sift programs (.sift files).
+    #[command(
+        after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage."
+    )]
+    Verify {
+        /// The files to verify.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Print one JSON document (LANGUAGE.md section 7) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Give up on a single solver query after this many seconds (a query
+        /// that times out counts as failed, never as proved).
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+        /// Write every query sent to Z3 to FILE as SMT-LIB, with comments
+        /// naming the rule that asked (replay with `z3 FILE`).
+        #[arg(long, value_name = "FILE")]
+        smt_log: Option<PathBuf>,
+        /// Print each failing path step by step: statement, then heap, store
+        /// and path condition after it.
+        #[arg(long)]
+        trace: bool,
+        /// Verifier threads (default: one per core).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        jobs: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command {
+        Command::Verify {
+            files,
+            json: as_json,
+            timeout,
+            smt_log,
+            trace,
+            jobs,
+        } => {
+            if !(timeout.is_finite() && timeout > 0.0) {
+                eprintln!("error: --timeout must be a positive number of seconds");
+                return ExitCode::from(2);
+            }
+            let opts = Options {
+                timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+                jobs,
+                smt_log: smt_log.is_some(),
+            };
+            verify(&files, &opts, as_json, trace, smt_log.as_deref())
+        }
+    }
+}
+
+enum Outcome {
+    Read(FileReport),
+    Unreadable(String, String),
+}
+
+fn read_source(path: &std::path::Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if meta.is_dir() {
+        return Err(format!("cannot read `{}`: it is a directory", path.display()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "`{}` is too large ({} bytes; Sift reads source files of at most {} bytes)",
+            path.display(),
+            meta.len(),
+            MAX_FILE_BYTES
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        format!(
+            "`{}` is not valid UTF-8 (invalid byte at offset {at}, line {line})",
+            path.display()
+        )
+    })
+}
+
+fn verify(files: &[PathBuf], opts: &Options, as_json: bool, trace: bool, smt_log: Option<&std::path::Path>) -> ExitCode {
+    let outcomes: Vec<Outcome> = files
+        .iter()
+        .map(|p| {
+            let shown = p.display().to_string();
+            match read_source(p) {
+                Ok(src) => Outcome::Read(sift::verify_source(&shown, &src, opts)),
+                Err(msg) => Outcome::Unreadable(shown, msg),
+            }
+        })
+        .collect();
+
+    let mut status = 0u8;
+    for o in &outcomes {
+        let s = match o {
+            Outcome::Unreadable(..) => 2,
+            Outcome::Read(r) if r.stage != Stage::Verified => 2,
+            Outcome::Read(r) if !r.ok() => 1,
+            Outcome::Read(_) => 0,
+        };
+        status = status.max(s);
+    }
+
+    if let Some(path) = smt_log {
+        let mut log = String::new();
+        for o in &outcomes {
+            if let Outcome::Read(r) = o {
+                for m in &r.members {
+                    if let Some(l) = &m.smt_log {
+                        log.push_str("(reset)\n");
+                        log.push_str(l);
+                    }
+                }
+            }
+        }
+        if let Err(e) = std::fs::write(path, log) {
+            eprintln!("error: cannot write the SMT log `{}`: {e}", path.display());
+            status = 2;
+        }
+    }
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if as_json {
+        let files: Vec<serde_json::Value> = outcomes
+            .iter()
+            .map(|o| match o {
+                Outcome::Read(r) => json::file_json(r),
+                Outcome::Unreadable(p, m) => json::unreadable_json(p, m),
+            })
+            .collect();
+        let doc = serde_json::json!({ "files": files });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return ExitCode::from(status);
+    }
+
+    let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    for o in &outcomes {
+        match o {
+            Outcome::Unreadable(_, msg) => eprintln!("error: {msg}"),
+            Outcome::Read(r) => {
+                eprint!("{}", text::render_file(r, color));
+                if trace {
+                    for e in r.errors.iter().filter(|e| !e.trace.is_empty()) {
+                        eprint!("{}", text::render_trace(r, e));
+                    }
+                }
+                let _ = writeln!(out, "{}", summary(r));
+            }
+        }
+    }
+    ExitCode::from(status)
+}
+
+fn summary(r: &FileReport) -> String {
+    let n = r.members.len();
+    let ok = r.members.iter().filter(|m| m.verified()).count();
+    let errors = r.errors.len();
+    let plural = |n: usize, w: &str| if n == 1 { format!("{n} {w}") } else { format!("{n} {w}s") };
+    match r.stage {
+        Stage::Parse => format!("{}: syntax error; nothing was verified", r.path),
+        Stage::Check => format!("{}: {}; nothing was verified", r.path, plural(errors, "error")),
+        Stage::Verified if errors == 0 => format!("{}: verified ({} of {n} members)", r.path, ok),
+        Stage::Verified => format!(
+            "{}: {} ({} of {n} members verified)",
+            r.path,
+            plural(errors, "verification error"),
+            ok
+        ),
+    }
+}

@@ -1,0 +1,67 @@
+//! The `--json` document of LANGUAGE.md section 7.
+
+use serde_json::{Value, json};
+
+use crate::diag::line_col;
+use crate::verify::{ErrorReport, FileReport, Stage};
+
+fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
+    let (line, column) = line_col(&report.source, e.diag.span.start);
+    let (end_line, end_column) = line_col(&report.source, e.diag.span.end);
+    let related: Vec<Value> = e
+        .diag
+        .related
+        .iter()
+        .map(|r| {
+            let (l, c) = line_col(&report.source, r.span.start);
+            json!({"line": l, "column": c, "message": r.message})
+        })
+        .collect();
+    let trace: Vec<Value> = e
+        .trace
+        .iter()
+        .map(|s| {
+            let (l, c) = line_col(&report.source, s.span.start);
+            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": s.store, "path_condition": s.pc})
+        })
+        .collect();
+    json!({
+        "kind": e.diag.kind.as_str(),
+        "message": e.diag.message,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "method": e.member,
+        "notes": e.diag.notes,
+        "help": e.diag.help,
+        "related": related,
+        "trace": trace,
+    })
+}
+
+pub fn file_json(report: &FileReport) -> Value {
+    let methods: Vec<Value> = report
+        .members
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "status": if m.verified() { "verified" } else { "failed" },
+                "time_ms": (m.millis * 10.0).round() / 10.0,
+                "queries": m.queries,
+            })
+        })
+        .collect();
+    json!({
+        "path": report.path,
+        "stage": match report.stage { Stage::Parse => "parse", Stage::Check => "check", Stage::Verified => "verify" },
+        "errors": report.errors.iter().map(|e| error_json(report, e)).collect::<Vec<_>>(),
+        "methods": methods,
+    })
+}
+
+/// A file that could not be read: one `parse`-stage entry with a message.
+pub fn unreadable_json(path: &str, message: &str) -> Value {
+    json!({"path": path, "stage": "read", "error": message, "errors": [], "methods": []})
+}

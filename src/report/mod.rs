@@ -1,0 +1,4 @@
+//! Rendering reports: rustc-style text (ariadne) and JSON.
+
+pub mod json;
+pub mod text;

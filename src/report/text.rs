@@ -1,0 +1,75 @@
+//! Diagnostics as rustc-like text: the source line, a label on the exact
+//! span, secondary labels, notes and help.
+
+use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+
+use crate::verify::{ErrorReport, FileReport};
+
+/// Renders one error. `color` is for terminals; tests use plain text.
+pub fn render_error(path: &str, source: &str, e: &ErrorReport, color: bool) -> String {
+    let d = &e.diag;
+    let span = clamp(source, &d.span);
+    let mut report = Report::build(ReportKind::Error, (path, span.clone()))
+        .with_config(
+            Config::default()
+                .with_index_type(IndexType::Byte)
+                .with_color(color),
+        )
+        .with_code(d.kind.as_str())
+        .with_message(&d.message);
+    let label = if d.label.is_empty() { d.message.clone() } else { d.label.clone() };
+    report = report.with_label(Label::new((path, span)).with_message(label).with_color(Color::Red));
+    for r in &d.related {
+        report = report.with_label(
+            Label::new((path, clamp(source, &r.span)))
+                .with_message(&r.message)
+                .with_color(Color::Blue),
+        );
+    }
+    for n in &d.notes {
+        report = report.with_note(n);
+    }
+    if let Some(h) = &d.help {
+        report = report.with_help(h);
+    }
+    if !e.member.is_empty() {
+        report = report.with_note(format!("in `{}`", e.member));
+    }
+    let mut out = Vec::new();
+    let src = Source::from(source);
+    if report.finish().write((path, &src), &mut out).is_err() {
+        return format!("error[{}]: {}\n", d.kind, d.message);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A span that ariadne can show: inside the text, at least one byte when
+/// the text allows.
+fn clamp(source: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let len = source.len();
+    let start = span.start.min(len);
+    let end = span.end.clamp(start, len);
+    start..end
+}
+
+/// The whole report for one file: every error, then a summary line.
+pub fn render_file(report: &FileReport, color: bool) -> String {
+    let mut out = String::new();
+    for e in &report.errors {
+        out.push_str(&render_error(&report.path, &report.source, e, color));
+    }
+    out
+}
+
+/// The trace of an error, step by step (for `--trace`).
+pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
+    let mut out = format!("trace of {} in `{}`:\n", e.diag.kind, e.member);
+    for (i, step) in e.trace.iter().enumerate() {
+        let (line, _) = crate::diag::line_col(&report.source, step.span.start);
+        out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
+        out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
+        out.push_str(&format!("       store: {}\n", step.store));
+        out.push_str(&format!("       pc:    {{{}}}\n", step.pc.join(", ")));
+    }
+    out
+}

@@ -1,0 +1,349 @@
+//! The only module that talks to Z3.
+//!
+//! One `Solver` per verifier thread (each with its own Z3 context). Terms stay
+//! in Sift's representation and are translated on first use, cached per
+//! context. The solver's push/pop stack follows the path condition: before a
+//! query the stack is popped back to the longest prefix it shares with the
+//! path being asked about, and only the new facts are asserted.
+
+mod smtlib;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use z3::ast::{Ast, Bool, Dynamic, Int};
+use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
+
+use crate::symbolic::state::{PathCondition, PcNode};
+use crate::symbolic::term::{Op, Sort, Term};
+
+pub use smtlib::{sort_name, to_smtlib};
+
+/// The snapshot theory of paper section 3.2.2.
+pub const PRELUDE: &str = include_str!("../../prelude.smt2");
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Proved,
+    /// A model of the path condition falsifies the goal.
+    Refuted,
+    /// Z3 answered `unknown` (for example a timeout); never a proof.
+    GaveUp(String),
+}
+
+/// A program-specific uninterpreted function (a pure method).
+#[derive(Clone, Debug)]
+pub struct FunDecl {
+    pub name: String,
+    pub args: Vec<Sort>,
+    pub ret: Sort,
+}
+
+pub struct Solver<'z> {
+    z: &'z Context,
+    s: z3::Solver<'z>,
+    sorts: [ZSort<'z>; 4],
+    decls: HashMap<String, FuncDecl<'z>>,
+    cache: HashMap<Term, Dynamic<'z>>,
+    /// The top path-condition node of each push level, bottom first.
+    levels: Vec<Arc<PcNode>>,
+    log: Option<String>,
+    logged_vars: HashSet<String>,
+    pub queries: u64,
+}
+
+impl<'z> Solver<'z> {
+    /// A solver with the prelude and the program's pure functions declared.
+    pub fn new(z: &'z Context, funs: &[FunDecl], timeout_ms: u32, log: bool) -> Solver<'z> {
+        let s = z3::Solver::new(z);
+        let mut params = Params::new(z);
+        params.set_u32("timeout", timeout_ms.max(1));
+        // The prelude's quantifiers are meant for E-matching on their
+        // patterns; model-based instantiation would spend the whole timeout
+        // trying to build a model of the snapshot theory on every "no".
+        params.set_bool("smt.mbqi", false);
+        s.set_params(&params);
+        s.from_string(PRELUDE);
+        let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
+        let rf = ZSort::uninterpreted(z, Symbol::String("Ref".into()));
+        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap];
+        let mut solver = Solver {
+            z,
+            s,
+            sorts,
+            decls: HashMap::new(),
+            cache: HashMap::new(),
+            levels: Vec::new(),
+            log: log.then(String::new),
+            logged_vars: HashSet::new(),
+            queries: 0,
+        };
+        if let Some(l) = solver.log.as_mut() {
+            l.push_str(PRELUDE);
+            l.push('\n');
+        }
+        for f in funs {
+            let _ = solver.declare(&f.name, &f.args, f.ret);
+            if let Some(l) = solver.log.as_mut() {
+                l.push_str(&smtlib::declare_fun(&f.name, &f.args, f.ret));
+            }
+        }
+        solver
+    }
+
+    fn sort(&self, s: Sort) -> &ZSort<'z> {
+        &self.sorts[match s {
+            Sort::Int => 0,
+            Sort::Bool => 1,
+            Sort::Ref => 2,
+            Sort::Snap => 3,
+        }]
+    }
+
+    fn declare(&mut self, name: &str, args: &[Sort], ret: Sort) -> &FuncDecl<'z> {
+        if !self.decls.contains_key(name) {
+            let domain: Vec<&ZSort<'z>> = args.iter().map(|s| self.sort(*s)).collect();
+            let d = FuncDecl::new(self.z, name, &domain, self.sort(ret));
+            self.decls.insert(name.to_string(), d);
+        }
+        &self.decls[name]
+    }
+
+    /// The SMT-LIB text of every command sent so far, if logging.
+    pub fn take_log(&mut self) -> Option<String> {
+        self.log.take()
+    }
+
+    fn log(&mut self, text: &str) {
+        if let Some(l) = self.log.as_mut() {
+            l.push_str(text);
+            l.push('\n');
+        }
+    }
+
+    fn translate(&mut self, t: &Term) -> Dynamic<'z> {
+        if let Some(d) = self.cache.get(t) {
+            return d.clone();
+        }
+        let args: Vec<Dynamic<'z>> = t.args().iter().map(|a| self.translate(a)).collect();
+        let z = self.z;
+        let int = |i: usize| args[i].as_int().expect("int operand");
+        let boolean = |i: usize| args[i].as_bool().expect("bool operand");
+        let ints = || args.iter().map(|a| a.as_int().expect("int operand")).collect::<Vec<Int>>();
+        let bools = || args.iter().map(|a| a.as_bool().expect("bool operand")).collect::<Vec<Bool>>();
+        let d: Dynamic<'z> = match t.op() {
+            Op::Var { .. } => {
+                let name = smtlib::var_name(t);
+                if self.log.is_some() && self.logged_vars.insert(name.clone()) {
+                    self.log(&format!("(declare-const {} {})", smtlib::quote(&name), sort_name(t.sort())));
+                }
+                let decl = FuncDecl::new(z, name.as_str(), &[], self.sort(t.sort()));
+                decl.apply(&[])
+            }
+            Op::Int(v) => match i64::try_from(*v) {
+                Ok(v) => Int::from_i64(z, v).into(),
+                Err(_) => Int::from_str(z, &v.to_string()).expect("integer literal").into(),
+            },
+            Op::BigInt(digits) => Int::from_str(z, digits).expect("integer literal").into(),
+            Op::True => Bool::from_bool(z, true).into(),
+            Op::False => Bool::from_bool(z, false).into(),
+            Op::Null => self.declare("null", &[], Sort::Ref).apply(&[]),
+            Op::Unit => self.declare("unit", &[], Sort::Snap).apply(&[]),
+            Op::App(name) => {
+                let sorts: Vec<Sort> = t.args().iter().map(|a| a.sort()).collect();
+                let decl = self.declare(name, &sorts, t.sort());
+                let refs: Vec<&dyn Ast<'z>> = args.iter().map(|a| a as &dyn Ast<'z>).collect();
+                decl.apply(&refs)
+            }
+            Op::Ite => boolean(0).ite(&args[1], &args[2]),
+            Op::Not => boolean(0).not().into(),
+            Op::And => {
+                let b = bools();
+                Bool::and(z, &b.iter().collect::<Vec<_>>()).into()
+            }
+            Op::Or => {
+                let b = bools();
+                Bool::or(z, &b.iter().collect::<Vec<_>>()).into()
+            }
+            Op::Implies => boolean(0).implies(&boolean(1)).into(),
+            Op::Eq => args[0]._eq(&args[1]).into(),
+            Op::Add => {
+                let i = ints();
+                Int::add(z, &i.iter().collect::<Vec<_>>()).into()
+            }
+            Op::Sub => {
+                let i = ints();
+                Int::sub(z, &i.iter().collect::<Vec<_>>()).into()
+            }
+            Op::Mul => {
+                let i = ints();
+                Int::mul(z, &i.iter().collect::<Vec<_>>()).into()
+            }
+            Op::Div => int(0).div(&int(1)).into(),
+            Op::Mod => int(0).modulo(&int(1)).into(),
+            Op::Neg => int(0).unary_minus().into(),
+            Op::Lt => int(0).lt(&int(1)).into(),
+            Op::Le => int(0).le(&int(1)).into(),
+        };
+        self.cache.insert(t.clone(), d.clone());
+        d
+    }
+
+    /// Makes Z3's assertion stack equal to `pc`, popping only what differs.
+    fn sync(&mut self, pc: &PathCondition) {
+        let target_len = pc.len();
+        let mut cursor = pc.head().cloned();
+        loop {
+            let Some(top) = self.levels.last() else { break };
+            while cursor.as_ref().is_some_and(|n| n.len > top.len) {
+                cursor = cursor.and_then(|n| n.parent.clone());
+            }
+            if cursor.as_ref().is_some_and(|n| Arc::ptr_eq(n, top)) {
+                break;
+            }
+            self.levels.pop();
+            self.s.pop(1);
+            self.log("(pop 1)");
+        }
+        let base = self.levels.last().map_or(0, |n| n.len);
+        if target_len == base {
+            return;
+        }
+        let Some(head) = pc.head().cloned() else { return };
+        self.s.push();
+        self.log("(push 1)");
+        for fact in pc.facts_since(base) {
+            let b = self.translate(&fact).as_bool().expect("fact is boolean");
+            if self.log.is_some() {
+                self.log(&format!("(assert {})", to_smtlib(&fact)));
+            }
+            self.s.assert(&b);
+        }
+        self.levels.push(head);
+    }
+
+    fn check(&mut self, pc: &PathCondition, extra: Option<&Term>, why: &str) -> SatResult {
+        self.queries += 1;
+        self.sync(pc);
+        if self.log.is_some() {
+            self.log(&format!("; {why}"));
+        }
+        match extra {
+            None => {
+                self.log("(check-sat)");
+                self.s.check()
+            }
+            Some(extra) => {
+                let b = self.translate(extra).as_bool().expect("goal is boolean");
+                self.s.push();
+                self.s.assert(&b);
+                if self.log.is_some() {
+                    self.log(&format!("(push 1)\n(assert {})\n(check-sat)\n(pop 1)", to_smtlib(extra)));
+                }
+                let r = self.s.check();
+                self.s.pop(1);
+                r
+            }
+        }
+    }
+
+    /// Σ ⊢ goal?
+    pub fn prove(&mut self, pc: &PathCondition, goal: &Term, why: &str) -> Answer {
+        if pc.contains(goal) || pc.is_known_false() {
+            return Answer::Proved;
+        }
+        if goal.is_false() {
+            // Only an inconsistent path proves `false`.
+            return match self.check(pc, None, why) {
+                SatResult::Unsat => Answer::Proved,
+                SatResult::Sat => Answer::Refuted,
+                SatResult::Unknown => self.unknown(),
+            };
+        }
+        match self.check(pc, Some(&Term::not(goal.clone())), why) {
+            SatResult::Unsat => Answer::Proved,
+            SatResult::Sat => Answer::Refuted,
+            SatResult::Unknown => self.unknown(),
+        }
+    }
+
+    /// Whether Σ may be satisfiable (`unknown` counts as possibly).
+    pub fn feasible(&mut self, pc: &PathCondition, why: &str) -> bool {
+        if pc.is_known_false() {
+            return false;
+        }
+        self.check(pc, None, why) != SatResult::Unsat
+    }
+
+    /// With model-based instantiation off, Z3 says `unknown` ("incomplete
+    /// quantifiers") where it has a candidate model: that is a plain "no".
+    /// Anything else (timeout, cancellation, memory) means it gave up.
+    fn unknown(&self) -> Answer {
+        let reason = self
+            .s
+            .get_reason_unknown()
+            .unwrap_or_else(|| "unknown".to_string());
+        if reason.contains("incomplete") {
+            Answer::Refuted
+        } else {
+            Answer::GaveUp(reason)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::term::VarKind;
+
+    fn with_solver(f: impl FnOnce(&mut Solver)) {
+        let z = Context::new(&z3::Config::new());
+        let mut s = Solver::new(&z, &[], 2000, true);
+        f(&mut s);
+    }
+
+    fn v(id: u32, sort: Sort) -> Term {
+        Term::var(id, "v", sort, VarKind::Plain)
+    }
+
+    #[test]
+    fn prelude_declarations_are_shared_with_the_api() {
+        with_solver(|s| {
+            let (a, b, snap) = (v(1, Sort::Snap), v(2, Sort::Snap), v(3, Sort::Snap));
+            let mut pc = PathCondition::default();
+            pc.add(Term::eq(snap.clone(), Term::combine(a.clone(), b)));
+            assert_eq!(s.prove(&pc, &Term::eq(Term::first(snap), a), "test"), Answer::Proved);
+            let r = v(4, Sort::Ref);
+            let back = Term::from_snap(v(5, Sort::Snap), Sort::Ref);
+            pc.add(Term::eq(Term::to_snap(r.clone()), v(5, Sort::Snap)));
+            assert_eq!(s.prove(&pc, &Term::eq(back, r), "test"), Answer::Proved);
+        });
+    }
+
+    #[test]
+    fn the_prelude_is_consistent_and_refutes() {
+        with_solver(|s| {
+            let pc = PathCondition::default();
+            assert!(s.feasible(&pc, "test"));
+            let x = v(1, Sort::Int);
+            assert_eq!(s.prove(&pc, &Term::lt(Term::int(0), x), "test"), Answer::Refuted);
+        });
+    }
+
+    #[test]
+    fn the_stack_follows_branching_paths() {
+        with_solver(|s| {
+            let x = v(1, Sort::Int);
+            let mut base = PathCondition::default();
+            base.add(Term::lt(Term::int(0), x.clone()));
+            let then = base.with(Term::eq(x.clone(), Term::int(1)));
+            let els = base.with(Term::not(Term::eq(x.clone(), Term::int(1))));
+            assert_eq!(s.prove(&then, &Term::eq(x.clone(), Term::int(1)), "t"), Answer::Proved);
+            assert_eq!(s.prove(&els, &Term::lt(Term::int(1), x.clone()), "e"), Answer::Proved);
+            assert_eq!(s.prove(&base, &Term::lt(Term::int(1), x.clone()), "b"), Answer::Refuted);
+            assert_eq!(s.prove(&then, &Term::lt(Term::int(1), x), "t2"), Answer::Refuted);
+            let log = s.take_log().unwrap();
+            assert!(log.contains("(pop 1)"), "{log}");
+        });
+    }
+}

@@ -1,0 +1,121 @@
+//! SMT-LIB text for terms, for `--smt-log` (replayable with the `z3` binary).
+
+use crate::symbolic::term::{Op, Sort, Term};
+
+pub fn sort_name(s: Sort) -> &'static str {
+    s.name()
+}
+
+/// A unique Z3 name for a variable: its display name and number.
+pub fn var_name(t: &Term) -> String {
+    match t.op() {
+        Op::Var { id, name, .. } => format!("{name}@{id}"),
+        _ => unreachable!("var_name of a non-variable"),
+    }
+}
+
+pub fn quote(name: &str) -> String {
+    let simple = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_~!$^&*+-<>=?/".contains(c))
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    if simple {
+        name.to_string()
+    } else {
+        format!("|{name}|")
+    }
+}
+
+pub fn declare_fun(name: &str, args: &[Sort], ret: Sort) -> String {
+    let args: Vec<&str> = args.iter().map(|s| sort_name(*s)).collect();
+    format!(
+        "(declare-fun {} ({}) {})\n",
+        quote(name),
+        args.join(" "),
+        sort_name(ret)
+    )
+}
+
+pub fn to_smtlib(t: &Term) -> String {
+    let mut out = String::new();
+    write(t, &mut out);
+    out
+}
+
+fn write(t: &Term, out: &mut String) {
+    let head = match t.op() {
+        Op::Var { .. } => {
+            out.push_str(&quote(&var_name(t)));
+            return;
+        }
+        Op::Int(v) if *v < 0 => {
+            out.push_str(&format!("(- {})", v.unsigned_abs()));
+            return;
+        }
+        Op::Int(v) => {
+            out.push_str(&v.to_string());
+            return;
+        }
+        Op::BigInt(d) => {
+            out.push_str(d);
+            return;
+        }
+        Op::True => "true",
+        Op::False => "false",
+        Op::Null => "null",
+        Op::Unit => "unit",
+        Op::App(name) => {
+            if t.args().is_empty() {
+                out.push_str(&quote(name));
+                return;
+            }
+            out.push('(');
+            out.push_str(&quote(name));
+            for a in t.args() {
+                out.push(' ');
+                write(a, out);
+            }
+            out.push(')');
+            return;
+        }
+        Op::Ite => "ite",
+        Op::Not => "not",
+        Op::And => "and",
+        Op::Or => "or",
+        Op::Implies => "=>",
+        Op::Eq => "=",
+        Op::Add => "+",
+        Op::Sub => "-",
+        Op::Mul => "*",
+        Op::Div => "div",
+        Op::Mod => "mod",
+        Op::Neg => "-",
+        Op::Lt => "<",
+        Op::Le => "<=",
+    };
+    if t.args().is_empty() {
+        out.push_str(head);
+        return;
+    }
+    out.push('(');
+    out.push_str(head);
+    for a in t.args() {
+        out.push(' ');
+        write(a, out);
+    }
+    out.push(')');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::term::VarKind;
+
+    #[test]
+    fn prints_smtlib() {
+        let x = Term::var(3, "x", Sort::Int, VarKind::Plain);
+        let t = Term::lt(Term::add(x, Term::int(-1)), Term::int(2));
+        assert_eq!(to_smtlib(&t), "(< (+ |x@3| (- 1)) 2)");
+        assert_eq!(quote("Cell.getX"), "|Cell.getX|");
+    }
+}

@@ -1,0 +1,198 @@
+//! `consume` (paper Figure 7): checks that an assertion holds and takes the
+//! chunks it asserts out of the heap, passing on their snapshot.
+//!
+//! Expressions are evaluated in the heap as it was when the consumption
+//! began; chunks are removed from what the earlier conjuncts left (`H2`).
+
+use super::ctx::{Ctx, TermCont};
+use super::eval::{eval, eval_call_operands};
+use super::heap::{Chunk, Heap};
+use super::state::{Obligation, State};
+use super::term::Term;
+use crate::diag::Kind;
+use crate::syntax::ast::*;
+
+/// The rest of a consumption: state, remaining heap `H2`, snapshot.
+type Rest<'k> = &'k dyn Fn(&mut Ctx, State, Heap, Term);
+
+/// Consumes `a` from the heap of `s` under obligation `ob` (which decides how
+/// failures are reported, unless an outer obligation is already active;
+/// without one, failures keep their own kind and place).
+pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: TermCont) {
+    let saved = s.obligation.clone();
+    let mut s = s;
+    match s.obligation.as_mut() {
+        Some(outer) => outer.nested += 1,
+        None => s.obligation = ob,
+    }
+    let h2 = s.heap.clone();
+    consume_inner(ctx, s, h2, a, &|ctx, done, rest, snap| {
+        let mut out = done;
+        out.heap = rest;
+        let reported = out.obligation.as_ref().is_some_and(|o| o.reported);
+        out.obligation = saved.clone().map(|mut o| {
+            o.reported |= reported;
+            o
+        });
+        k(ctx, out, snap)
+    })
+}
+
+/// Whether an assertion holds heap parts (so its conditionals must branch).
+pub fn is_spatial(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Acc(_) | ExprKind::Untouched(_) => true,
+        ExprKind::Call(c) => is_predicate(c),
+        ExprKind::Binary(BinOp::And, a, b) => is_spatial(a) || is_spatial(b),
+        ExprKind::Binary(BinOp::Implies, _, b) => is_spatial(b),
+        ExprKind::Cond(_, a, b) => is_spatial(a) || is_spatial(b),
+        _ => false,
+    }
+}
+
+pub fn is_predicate(c: &Call) -> bool {
+    c.target.as_ref().is_some_and(|t| t.kind == MemberKind::Predicate)
+}
+
+fn at_conjunct(mut s: State, span: &Span) -> State {
+    if let Some(o) = s.obligation.as_mut()
+        && o.nested == 0
+    {
+        o.conjunct = Some(span.clone());
+    }
+    s
+}
+
+fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
+    match &a.kind {
+        // Figure 7, row 5: φ1 * φ2 — the snapshot combines both parts.
+        ExprKind::Binary(BinOp::And, l, r) => consume_inner(ctx, s, h2, l, &|ctx, s1, h2, sl| {
+            consume_inner(ctx, s1, h2, r, &|ctx, s2, h2, sr| {
+                k(ctx, s2, h2, Term::combine(sl.clone(), sr))
+            })
+        }),
+        ExprKind::Binary(BinOp::Implies, c, r) if is_spatial(r) => {
+            consume_cond(ctx, s, h2, c, Some(r), None, k)
+        }
+        // Figure 7, row 7: a conditional assertion.
+        ExprKind::Cond(c, x, y) if is_spatial(x) || is_spatial(y) => {
+            consume_cond(ctx, s, h2, c, Some(x), Some(y), k)
+        }
+        // Figure 7, row 3: acc(e.f) takes a matching field chunk from H2.
+        ExprKind::Acc(fe) => {
+            let s = at_conjunct(s, &a.span);
+            let ExprKind::Field { recv, field, class } = &fe.kind else {
+                return ctx.internal(&s, fe.span.clone(), "acc of something that is not a field");
+            };
+            let name = format!("{class}.{}", field.name);
+            let what = format!("acc({})", ctx.text(&fe.span));
+            eval(ctx, s, recv, &|ctx, s, t| {
+                take_chunk(ctx, s, h2.clone(), &name, vec![t], fe.span.clone(), &what, k)
+            })
+        }
+        // Figure 7, row 6: a predicate instance takes a matching chunk.
+        ExprKind::Call(call) if is_predicate(call) => {
+            let s = at_conjunct(s, &a.span);
+            let class = call.target.as_ref().map_or("", |t| t.class.as_str());
+            let name = format!("{class}.{}", call.name.name);
+            let what = ctx.text(&a.span);
+            eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+                let mut key: Vec<Term> = recv.into_iter().collect();
+                key.extend(args);
+                take_chunk(ctx, s, h2.clone(), &name, key, a.span.clone(), &what, k)
+            })
+        }
+        // Figure 7, row 8: untouched(φ) — φ has the same snapshot now and in
+        // the old heap; nothing is taken.
+        ExprKind::Untouched(inner) => {
+            let s = at_conjunct(s, &a.span);
+            let now = s.heap.clone();
+            consume_inner(ctx, s.clone(), now, inner, &|ctx, s1, _, snap_now| {
+                let mut in_old = s1.clone();
+                in_old.heap = s.old.clone();
+                consume_inner(ctx, in_old, s.old.clone(), inner, &|ctx, s2, _, snap_old| {
+                    let mut back = s.clone();
+                    back.pc = s2.pc;
+                    back.obligation = s2.obligation;
+                    let same = Term::eq(snap_now.clone(), snap_old);
+                    if ctx.prove(&back, &same, "untouched: same snapshot now and before?") {
+                        return k(ctx, back, h2.clone(), Term::unit());
+                    }
+                    let reason = format!("`{}` might have changed", ctx.text(&inner.span));
+                    if let Some(back) = ctx.fail(&back, Kind::AssertFailed, a.span.clone(), reason) {
+                        k(ctx, back, h2.clone(), Term::unit())
+                    }
+                })
+            })
+        }
+        // Figure 7, rows 1, 2 and 4: a pure fact must follow from Σ.
+        _ => {
+            let s = at_conjunct(s, &a.span);
+            eval(ctx, s, a, &|ctx, s, t| {
+                if ctx.prove(&s, &t, &format!("does `{}` hold?", ctx.text(&a.span))) {
+                    return k(ctx, s, h2.clone(), Term::unit());
+                }
+                let reason = format!("`{}` might not hold", ctx.text(&a.span));
+                if let Some(s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
+                    k(ctx, s.with_fact(t), h2.clone(), Term::unit())
+                }
+            })
+        }
+    }
+}
+
+fn consume_cond(
+    ctx: &mut Ctx,
+    s: State,
+    h2: Heap,
+    c: &Expr,
+    then: Option<&Expr>,
+    els: Option<&Expr>,
+    k: Rest,
+) {
+    eval(ctx, s, c, &|ctx, s, tc| {
+        for (cond, arm) in [(tc.clone(), then), (Term::not(tc.clone()), els)] {
+            if !ctx.may_hold(&s, &cond, "is this case of the assertion reachable?") {
+                continue;
+            }
+            let branch = s.with_fact(cond);
+            match arm {
+                Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
+                None => k(ctx, branch, h2.clone(), Term::unit()),
+            }
+        }
+    })
+}
+
+/// Takes the chunk `name` with key terms `key` out of `heap`, or fails with
+/// `permission.missing` (or the active obligation's kind) at `span`.
+#[allow(clippy::too_many_arguments)]
+pub fn take_chunk(
+    ctx: &mut Ctx,
+    s: State,
+    heap: Heap,
+    name: &str,
+    key: Vec<Term>,
+    span: Span,
+    what: &str,
+    k: Rest,
+) {
+    match super::eval::find_chunk(ctx, &s, &heap, name, &key) {
+        Some(id) => {
+            let mut rest = heap;
+            let snap = match rest.remove(id) {
+                Some(Chunk::Field { value, .. }) => Term::to_snap(value),
+                Some(Chunk::Pred { snap, .. }) => snap,
+                None => return ctx.internal(&s, span, "chunk vanished"),
+            };
+            k(ctx, s, rest, snap)
+        }
+        None => {
+            let reason = format!("no `{what}` in the heap");
+            if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, span, reason) {
+                let snap = ctx.fresh_snap();
+                k(ctx, s, heap, snap)
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The verifier's context for one member: the program, the solver, fresh
+//! names, and the errors found so far. Continuations receive it as an
+//! argument rather than capturing it, so they can all be plain `Fn`s.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::program::ProgramInfo;
+use super::state::{Obligation, State, Trace};
+use super::term::{Sort, Term, VarKind};
+use crate::diag::{Diagnostic, Kind};
+use crate::solver::{Answer, Solver};
+use crate::syntax::ast::Span;
+
+/// The rest of a path, given the state reached.
+pub type Cont<'k> = &'k dyn Fn(&mut Ctx, State);
+/// The rest of a path after evaluating an expression to a term.
+pub type TermCont<'k> = &'k dyn Fn(&mut Ctx, State, Term);
+
+pub struct Failure {
+    pub diag: Diagnostic,
+    pub trace: Trace,
+    pub state: State,
+}
+
+pub struct Ctx<'z> {
+    pub prog: Arc<ProgramInfo>,
+    pub source: Arc<str>,
+    pub solver: Solver<'z>,
+    pub failures: Vec<Failure>,
+    seen: HashSet<(Kind, Span)>,
+    next_var: u32,
+    next_alloc: u32,
+    /// Set while checking a pure method body: (its name, where it starts).
+    pub termination: Option<(String, usize)>,
+    /// Joins already continued past, per verification unit.
+    pub joins_done: HashSet<(usize, u32)>,
+    /// The current unit (method body or loop body) and its starting state.
+    pub unit: u32,
+    pub unit_base: State,
+    next_unit: u32,
+    /// Why the last failed proof failed, if the solver gave up.
+    gave_up: Option<String>,
+    /// Locals and parameters the current method assigns (for `join`).
+    pub assigned: std::collections::BTreeSet<String>,
+}
+
+impl<'z> Ctx<'z> {
+    pub fn new(prog: Arc<ProgramInfo>, source: Arc<str>, solver: Solver<'z>) -> Ctx<'z> {
+        Ctx {
+            prog,
+            source,
+            solver,
+            failures: Vec::new(),
+            seen: HashSet::new(),
+            next_var: 0,
+            next_alloc: 0,
+            termination: None,
+            joins_done: HashSet::new(),
+            unit: 0,
+            unit_base: State::default(),
+            next_unit: 1,
+            gave_up: None,
+            assigned: Default::default(),
+        }
+    }
+
+    pub fn fresh(&mut self, name: &str, sort: Sort) -> Term {
+        self.next_var += 1;
+        Term::var(self.next_var, name, sort, VarKind::Plain)
+    }
+
+    pub fn fresh_snap(&mut self) -> Term {
+        self.fresh("s", Sort::Snap)
+    }
+
+    /// A new object: a variable with the next allocation number.
+    pub fn fresh_object(&mut self, class: &str) -> (Term, i128) {
+        self.next_var += 1;
+        self.next_alloc += 1;
+        let name = format!("new{class}");
+        let t = Term::var(
+            self.next_var,
+            &name,
+            Sort::Ref,
+            VarKind::Allocated(self.next_alloc),
+        );
+        (t, i128::from(self.next_alloc))
+    }
+
+    /// Starts a new unit for `join` (a loop body is verified on its own).
+    pub fn enter_unit(&mut self, base: &State) -> (u32, State) {
+        let saved = (self.unit, std::mem::replace(&mut self.unit_base, base.clone()));
+        self.unit = self.next_unit;
+        self.next_unit += 1;
+        saved
+    }
+
+    pub fn leave_unit(&mut self, saved: (u32, State)) {
+        self.unit = saved.0;
+        self.unit_base = saved.1;
+    }
+
+    /// Σ ⊢ goal, trying syntax before Z3.
+    pub fn prove(&mut self, s: &State, goal: &Term, why: &str) -> bool {
+        match self.solver.prove(&s.pc, goal, why) {
+            Answer::Proved => true,
+            Answer::Refuted => {
+                self.gave_up = None;
+                false
+            }
+            Answer::GaveUp(reason) => {
+                self.gave_up = Some(reason);
+                false
+            }
+        }
+    }
+
+    /// Whether a branch under `cond` may be reachable.
+    pub fn may_hold(&mut self, s: &State, cond: &Term, why: &str) -> bool {
+        if cond.is_true() {
+            return !s.pc.is_known_false();
+        }
+        if cond.is_false() {
+            return false;
+        }
+        !self.prove(s, &Term::not(cond.clone()), why)
+    }
+
+    /// The source text of a span, on one line and shortened.
+    pub fn text(&self, span: &Span) -> String {
+        let raw = self.source.get(span.clone()).unwrap_or("");
+        let one_line: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        if one_line.chars().count() > 60 {
+            let cut: String = one_line.chars().take(57).collect();
+            format!("{cut}...")
+        } else {
+            one_line
+        }
+    }
+
+    /// Reports a failure on the path of `s` (unless the path is infeasible).
+    /// `kind`, `span` and `reason` describe the failure itself; an active
+    /// obligation decides the kind and place reported (LANGUAGE.md
+    /// section 6). Returns the state to go on with when the failure is to be
+    /// assumed (a failed `assert`), `None` when the path ends here.
+    pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: String) -> Option<State> {
+        let gave_up = self.gave_up.take();
+        if !self.solver.feasible(&s.pc, "is the failing path reachable?") {
+            return None;
+        }
+        let mut diag = match &s.obligation {
+            None => Diagnostic::new(kind, span.clone(), reason.clone()).with_label(reason.clone()),
+            Some(ob) => {
+                let at = ob.at.clone().or(ob.conjunct.clone()).unwrap_or(span.clone());
+                let mut d = Diagnostic::new(ob.kind, at.clone(), obligation_message(ob.kind))
+                    .with_label(primary_label(ob.kind));
+                if ob.at.is_some()
+                    && let Some(c) = &ob.conjunct
+                    && *c != at
+                {
+                    d = d.with_related(c.clone(), "this part does not hold");
+                }
+                for l in &ob.related {
+                    d = d.with_related(l.span.clone(), l.message.clone());
+                }
+                if span != at {
+                    d = d.with_related(span.clone(), reason.clone());
+                }
+                d.with_note(reason.clone())
+            }
+        };
+        if let Some(why) = gave_up {
+            diag = diag.with_note(format!(
+                "the solver gave up ({why}); try a larger --timeout"
+            ));
+        }
+        let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
+        let already = s.obligation.as_ref().is_some_and(|o| o.reported);
+        if !already && self.seen.insert((diag.kind, diag.span.clone())) {
+            self.failures.push(Failure {
+                diag,
+                trace: s.trace.clone(),
+                state: s.clone(),
+            });
+        }
+        if lenient {
+            let mut next = s.clone();
+            if let Some(o) = next.obligation.as_mut() {
+                o.reported = true;
+            }
+            return Some(next);
+        }
+        None
+    }
+
+    /// An invariant of the checker was broken; reported, never a panic.
+    pub fn internal(&mut self, s: &State, span: Span, what: &str) {
+        let d = Diagnostic::new(
+            Kind::Type,
+            span.clone(),
+            format!("internal error: {what} (please report this)"),
+        );
+        if self.seen.insert((Kind::Type, span)) {
+            self.failures.push(Failure {
+                diag: d,
+                trace: s.trace.clone(),
+                state: s.clone(),
+            });
+        }
+    }
+}
+
+fn obligation_message(kind: Kind) -> String {
+    match kind {
+        Kind::AssertFailed => "assertion might not hold",
+        Kind::PreconditionFailed => "precondition of this call might not hold",
+        Kind::PostconditionFailed => "postcondition might not hold",
+        Kind::InvariantNotEstablished => "loop invariant might not hold on entry",
+        Kind::InvariantNotPreserved => "loop invariant might not be preserved by the body",
+        Kind::JoinFailed => "join assertion might not hold on this path",
+        Kind::OpenFailed => "cannot open: the predicate instance is not held",
+        Kind::CloseFailed => "cannot close: the predicate body might not hold",
+        _ => "verification failed",
+    }
+    .to_string()
+}
+
+fn primary_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::PreconditionFailed => "the callee's precondition fails for this call",
+        Kind::OpenFailed => "predicate instance not held here",
+        Kind::CloseFailed => "predicate body does not hold here",
+        _ => "might not hold",
+    }
+}
+
+/// An obligation located at a statement or call, with a secondary place.
+pub fn obligation_at(kind: Kind, span: Span, related: Option<(Span, &str)>) -> Obligation {
+    let mut ob = Obligation::at(kind, span);
+    if let Some((s, m)) = related {
+        ob.related.push(crate::diag::Label {
+            span: s,
+            message: m.to_string(),
+        });
+    }
+    ob
+}

@@ -1,0 +1,373 @@
+//! `exec` (paper Figure 8): statements, in continuation-passing style.
+//!
+//! `k` is the rest of the path after the statement; `ret` is where a
+//! `return` goes (the method's postcondition). Each statement records the
+//! state it produced, so a failure carries the steps that led to it.
+
+use std::collections::BTreeSet;
+
+use super::consume::{consume, take_chunk};
+use super::ctx::{Cont, Ctx, obligation_at};
+use super::eval::{bind, eval, eval_args, eval_call_operands, unfold_pure};
+use super::heap::{Chunk, Heap};
+use super::produce::produce;
+use super::program::{MethodInfo, collect_assigned, conjoin};
+use super::state::{Obligation, State};
+use super::term::{Sort, Term};
+use crate::diag::Kind;
+use crate::syntax::ast::*;
+
+pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
+    match stmts.split_first() {
+        None => k(ctx, s),
+        Some((first, rest)) => exec(ctx, s, first, &|ctx, s| exec_block(ctx, s, rest, k, ret), ret),
+    }
+}
+
+fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
+    let done = |ctx: &mut Ctx, s: State| {
+        let mut s = s;
+        let what = ctx.text(&st.span);
+        s.record(st.span.clone(), what);
+        k(ctx, s)
+    };
+    match &st.kind {
+        // Figure 8, row 1: `T x;` gives x its type's default value.
+        StmtKind::Local { ty, name, init: None } => {
+            let mut s = s;
+            s.store.insert(name.name.as_str().into(), default_value(&ty.kind));
+            done(ctx, s)
+        }
+        // Figure 8, row 2: `x = e;` (or a call or `new`).
+        StmtKind::Local { name, init: Some(e), .. } | StmtKind::Assign { target: name, value: e } => {
+            assign(ctx, s, &name.name, e, &done)
+        }
+        // Figure 8, row 3: `e1.f = e2;` needs a chunk for the location.
+        StmtKind::FieldAssign { target, value } => field_assign(ctx, s, target, value, &done),
+        // Figure 8, row 4: a mutator call.
+        StmtKind::Call(e) => match &e.kind {
+            ExprKind::Call(call) => exec_call(ctx, s, call, &|ctx, s, _| done(ctx, s)),
+            _ => ctx.internal(&s, e.span.clone(), "a call statement that is not a call"),
+        },
+        // Figure 8, row 6: if-then-else, each branch only where reachable.
+        StmtKind::If { cond, then, els } => eval(ctx, s, cond, &|ctx, s, tc| {
+            let header = format!("if ({})", ctx.text(&cond.span));
+            for (c, taken) in [(tc.clone(), true), (Term::not(tc.clone()), false)] {
+                if !ctx.may_hold(&s, &c, &format!("is the {} branch of `{header}` reachable?", if taken { "then" } else { "else" })) {
+                    continue;
+                }
+                let mut b = s.with_fact(c);
+                b.record(cond.span.clone(), format!("{header}: {} branch", if taken { "then" } else { "else" }));
+                match (taken, els) {
+                    (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
+                    (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
+                    (false, None) => k(ctx, b),
+                }
+            }
+        }),
+        StmtKind::While { cond, invariants, body } => {
+            exec_while(ctx, s, cond, invariants, body, k, ret)
+        }
+        // Figure 8, row 7: assert (here any assertion; the heap is unchanged).
+        StmtKind::Assert(a) => {
+            let mut ob = Obligation::per_conjunct(Kind::AssertFailed);
+            ob.lenient = true;
+            consume(ctx, s.clone(), a, Some(ob), &|ctx, after, _| {
+                let mut out = s.clone();
+                out.pc = after.pc;
+                done(ctx, out)
+            })
+        }
+        StmtKind::Assume(e) => eval(ctx, s, e, &|ctx, s, t| {
+            if t.is_false() {
+                return;
+            }
+            let mut s = s;
+            s.assume(t);
+            done(ctx, s)
+        }),
+        StmtKind::Return(value) => {
+            let finish = |ctx: &mut Ctx, s: State| {
+                let mut s = s;
+                let what = ctx.text(&st.span);
+                s.record(st.span.clone(), what);
+                ret(ctx, s)
+            };
+            match value {
+                None => finish(ctx, s),
+                Some(e) => eval(ctx, s, e, &|ctx, s, t| {
+                    let mut s = s;
+                    s.store.insert("result".into(), t);
+                    finish(ctx, s)
+                }),
+            }
+        }
+        // Figure 8, row 8: open.
+        StmtKind::Open(e) => with_call(ctx, s, e, &|ctx, s, call| exec_open(ctx, s, call, st.span.clone(), &done)),
+        // Figure 8, row 9: close.
+        StmtKind::Close(e) => with_call(ctx, s, e, &|ctx, s, call| exec_close(ctx, s, call, st.span.clone(), &done)),
+        // Figure 8, row 10: use.
+        StmtKind::Use(e) => with_call(ctx, s, e, &|ctx, s, call| unfold_pure(ctx, s, call, &done)),
+        StmtKind::Join(a) => exec_join(ctx, s, a, st.span.clone(), k),
+    }
+}
+
+fn with_call(ctx: &mut Ctx, s: State, e: &Expr, k: &dyn Fn(&mut Ctx, State, &Call)) {
+    match &e.kind {
+        ExprKind::Call(call) => k(ctx, s, call),
+        _ => ctx.internal(&s, e.span.clone(), "a ghost statement without a call"),
+    }
+}
+
+pub fn default_value(t: &TypeKind) -> Term {
+    match t {
+        TypeKind::Int => Term::int(0),
+        TypeKind::Bool => Term::bool(false),
+        TypeKind::Class(_) => Term::null(),
+    }
+}
+
+fn assign(ctx: &mut Ctx, s: State, x: &str, e: &Expr, k: Cont) {
+    let set = |ctx: &mut Ctx, s: State, t: Term| {
+        let mut s = s;
+        s.store.insert(x.into(), t);
+        k(ctx, s)
+    };
+    match &e.kind {
+        ExprKind::Call(call) if call.target.as_ref().is_some_and(|t| t.kind == MemberKind::Method) => {
+            exec_call(ctx, s, call, &|ctx, s, result| match result {
+                Some(t) => set(ctx, s, t),
+                None => ctx.internal(&s, call.span.clone(), "a void call used as a value"),
+            })
+        }
+        ExprKind::New { class, args } => exec_new(ctx, s, &class.name, args, e.span.clone(), &set),
+        _ => eval(ctx, s, e, &set),
+    }
+}
+
+fn field_assign(ctx: &mut Ctx, s: State, target: &Expr, value: &Expr, k: Cont) {
+    let ExprKind::Field { recv, field, class } = &target.kind else {
+        return ctx.internal(&s, target.span.clone(), "assignment to something that is not a field");
+    };
+    let name = format!("{class}.{}", field.name);
+    eval(ctx, s, recv, &|ctx, s, t| {
+        eval(ctx, s, value, &|ctx, s, v| {
+            match super::eval::find_chunk(ctx, &s, &s.heap, &name, std::slice::from_ref(&t)) {
+                Some(id) => {
+                    let mut s = s;
+                    s.heap.set_value(id, v);
+                    k(ctx, s)
+                }
+                None => {
+                    let reason = format!("no permission to write `{}`", ctx.text(&target.span));
+                    if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, target.span.clone(), reason) {
+                        k(ctx, s)
+                    }
+                }
+            }
+        })
+    })
+}
+
+/// A mutator call: receiver non-null, then consume the precondition and
+/// produce the postcondition, with `old` bound to the heap before the call.
+fn exec_call(ctx: &mut Ctx, s: State, call: &Call, k: &dyn Fn(&mut Ctx, State, Option<Term>)) {
+    let prog = ctx.prog.clone();
+    let Some(m) = call.target.as_ref().and_then(|t| prog.method(&t.class, &call.name.name)) else {
+        return ctx.internal(&s, call.span.clone(), "a call statement that is not a mutator");
+    };
+    eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
+        invoke(ctx, s, m, recv, &args, call.span.clone(), k)
+    })
+}
+
+fn invoke(
+    ctx: &mut Ctx,
+    s: State,
+    m: &MethodInfo,
+    this: Option<Term>,
+    args: &[Term],
+    span: Span,
+    k: &dyn Fn(&mut Ctx, State, Option<Term>),
+) {
+    let callee = bind(&s, this, &m.decl.params, args);
+    let ob = obligation_at(Kind::PreconditionFailed, span, None);
+    consume(ctx, callee, &m.pre, Some(ob), &|ctx, after, _| {
+        let mut post = after;
+        post.old = s.heap.clone();
+        let result = m.ret.map(|sort| ctx.fresh(&format!("{}_result", m.decl.name.name), sort));
+        if let Some(r) = &result {
+            post.store.insert("result".into(), r.clone());
+        }
+        let snap = ctx.fresh_snap();
+        produce(ctx, post, snap, &m.post, &|ctx, produced| {
+            let mut out = produced;
+            out.store = s.store.clone();
+            out.old = s.old.clone();
+            k(ctx, out, result.clone())
+        })
+    })
+}
+
+/// Object creation (Figure 8, row 5; paper section 4 for constructors): a
+/// fresh object with default-valued field chunks, then the constructor call.
+fn exec_new(ctx: &mut Ctx, s: State, class: &str, args: &[Expr], span: Span, k: &dyn Fn(&mut Ctx, State, Term)) {
+    let prog = ctx.prog.clone();
+    eval_args(ctx, s, args, &|ctx, s, targs| {
+        let (o, n) = ctx.fresh_object(class);
+        let mut s = s;
+        s.assume(Term::eq(
+            Term::app(super::term::prelude::ALLOC, vec![o.clone()], Sort::Int),
+            Term::int(n),
+        ));
+        for (field, _, ty) in prog.class_fields(class) {
+            for id in s.heap.named(field) {
+                let Some(other) = s.heap.get(id).map(|c| c.recv().clone()) else { continue };
+                if other.allocation().is_none() {
+                    s.assume(Term::neq(other, o.clone()));
+                }
+            }
+            s.heap.add(Chunk::Field {
+                recv: o.clone(),
+                field: field.as_str().into(),
+                value: default_value(ty),
+            });
+        }
+        match prog.constructor(class) {
+            Some(m) => invoke(ctx, s, m, Some(o.clone()), &targs, span.clone(), &|ctx, s, _| {
+                k(ctx, s, o.clone())
+            }),
+            None => k(ctx, s, o),
+        }
+    })
+}
+
+fn exec_open(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
+    let prog = ctx.prog.clone();
+    let Some(pred) = call.target.as_ref().and_then(|t| prog.predicate(&t.class, &call.name.name)) else {
+        return ctx.internal(&s, call.span.clone(), "open of something that is not a predicate");
+    };
+    let name = format!("{}.{}", pred.class, call.name.name);
+    let what = ctx.text(&call.span);
+    eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+        let mut key: Vec<Term> = recv.iter().cloned().collect();
+        key.extend(args.iter().cloned());
+        let mut taking = s.clone();
+        taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None));
+        take_chunk(ctx, taking, s.heap.clone(), &name, key, call.span.clone(), &what, &|ctx, after, rest, snap| {
+            let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
+            opened.heap = rest;
+            opened.obligation = None;
+            produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
+                let mut out = produced;
+                out.store = s.store.clone();
+                k(ctx, out)
+            })
+        })
+    })
+}
+
+fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
+    let prog = ctx.prog.clone();
+    let Some(pred) = call.target.as_ref().and_then(|t| prog.predicate(&t.class, &call.name.name)) else {
+        return ctx.internal(&s, call.span.clone(), "close of something that is not a predicate");
+    };
+    let name = format!("{}.{}", pred.class, call.name.name);
+    eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+        let Some(recv) = recv else {
+            return ctx.internal(&s, call.span.clone(), "predicate without receiver");
+        };
+        let body = bind(&s, Some(recv.clone()), &pred.decl.params, &args);
+        let ob = obligation_at(Kind::CloseFailed, span.clone(), Some((pred.decl.body.span.clone(), "the predicate body")));
+        consume(ctx, body, &pred.decl.body, Some(ob), &|ctx, after, snap| {
+            let mut out = after;
+            out.store = s.store.clone();
+            out.heap.add(Chunk::Pred {
+                recv: recv.clone(),
+                pred: name.as_str().into(),
+                args: args.clone(),
+                snap,
+            });
+            k(ctx, out)
+        })
+    })
+}
+
+/// Gives every listed variable in the store a fresh value.
+fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
+    for v in vars {
+        if let Some(old) = s.store.get(v.as_str()) {
+            let sort = old.sort();
+            let t = ctx.fresh(v, sort);
+            s.store.insert(v.as_str().into(), t);
+        }
+    }
+}
+
+/// A loop (LANGUAGE.md section 3): the body is checked once from any state
+/// satisfying the invariant and the condition; the path goes on past the
+/// loop from the frame plus the invariant and the negated condition.
+fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &Block, k: Cont, ret: Cont) {
+    let inv = conjoin(invariants, cond.span.clone());
+    let mut assigned = BTreeSet::new();
+    collect_assigned(&body.stmts, &mut assigned);
+
+    let mut start = s.clone();
+    start.heap = Heap::new();
+    start.obligation = None;
+    havoc(ctx, &mut start, &assigned);
+    let saved = ctx.enter_unit(&start);
+    let snap = ctx.fresh_snap();
+    produce(ctx, start, snap, &inv, &|ctx, s1| {
+        eval(ctx, s1, cond, &|ctx, s2, tc| {
+            if !ctx.may_hold(&s2, &tc, "can the loop body run?") {
+                return;
+            }
+            let mut s3 = s2.with_fact(tc);
+            s3.record(cond.span.clone(), format!("loop body (while {})", ctx.text(&cond.span)));
+            let preserve = |ctx: &mut Ctx, end: State| {
+                let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
+                consume(ctx, end, &inv, Some(ob), &|_, _, _| {});
+            };
+            exec_block(ctx, s3, &body.stmts, &preserve, ret)
+        })
+    });
+    ctx.leave_unit(saved);
+
+    let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
+    consume(ctx, s, &inv, Some(ob), &|ctx, frame, _| {
+        let mut after = frame;
+        havoc(ctx, &mut after, &assigned);
+        let snap = ctx.fresh_snap();
+        produce(ctx, after, snap, &inv, &|ctx, s1| {
+            eval(ctx, s1, cond, &|ctx, s2, tc| {
+                let mut out = s2.with_fact(Term::not(tc));
+                out.record(cond.span.clone(), format!("after the loop (while {})", ctx.text(&cond.span)));
+                k(ctx, out)
+            })
+        })
+    })
+}
+
+/// `join A` (paper section 6.1): every path must satisfy A; the first one to
+/// arrive continues from a single state made of A alone.
+fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
+    let ob = Obligation::per_conjunct(Kind::JoinFailed);
+    consume(ctx, s.clone(), a, Some(ob), &|_, _, _| {});
+    if !ctx.joins_done.insert((span.start, ctx.unit)) {
+        return;
+    }
+    let mut joined = s;
+    joined.heap = Heap::new();
+    joined.pc = ctx.unit_base.pc.clone();
+    joined.obligation = None;
+    let assigned = ctx.assigned.clone();
+    havoc(ctx, &mut joined, &assigned);
+    let snap = ctx.fresh_snap();
+    produce(ctx, joined, snap, a, &|ctx, s1| {
+        let mut s1 = s1;
+        let what = ctx.text(&span);
+        s1.record(span.clone(), what);
+        k(ctx, s1)
+    })
+}

@@ -1,0 +1,226 @@
+//! The symbolic heap (paper Definition 1): a multiset of field chunks
+//! `t.f ↦ v` and predicate chunks `t.q[s](args)`, persistent so that every
+//! recorded step keeps its own heap at the cost of a few pointers.
+
+use std::fmt;
+use std::sync::Arc;
+
+use imbl::{HashMap, OrdMap, OrdSet};
+
+use super::term::Term;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chunk {
+    /// `recv.field ↦ value`; `field` is qualified, `Class.f`.
+    Field {
+        recv: Term,
+        field: Arc<str>,
+        value: Term,
+    },
+    /// `recv.pred[snap](args)`; `pred` is qualified, `Class.q`.
+    Pred {
+        recv: Term,
+        pred: Arc<str>,
+        args: Vec<Term>,
+        snap: Term,
+    },
+}
+
+impl Chunk {
+    pub fn name(&self) -> &Arc<str> {
+        match self {
+            Chunk::Field { field, .. } => field,
+            Chunk::Pred { pred, .. } => pred,
+        }
+    }
+
+    pub fn recv(&self) -> &Term {
+        match self {
+            Chunk::Field { recv, .. } | Chunk::Pred { recv, .. } => recv,
+        }
+    }
+
+    /// The terms that must equal a sought chunk's for it to match.
+    pub fn key_terms(&self) -> Vec<Term> {
+        match self {
+            Chunk::Field { recv, .. } => vec![recv.clone()],
+            Chunk::Pred { recv, args, .. } => {
+                let mut v = vec![recv.clone()];
+                v.extend(args.iter().cloned());
+                v
+            }
+        }
+    }
+}
+
+/// The short member name of a qualified `Class.member`.
+pub fn short_name(qualified: &str) -> &str {
+    qualified.rsplit('.').next().unwrap_or(qualified)
+}
+
+impl fmt::Display for Chunk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Chunk::Field { recv, field, value } => {
+                write!(f, "{recv}.{} ↦ {value}", short_name(field))
+            }
+            Chunk::Pred {
+                recv,
+                pred,
+                args,
+                snap,
+            } => {
+                write!(f, "{recv}.{}[{snap}](", short_name(pred))?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+pub type ChunkId = u64;
+
+#[derive(Clone, Default)]
+pub struct Heap {
+    chunks: OrdMap<ChunkId, Chunk>,
+    /// Chunks by qualified name, for lookups that must ask the solver.
+    by_name: HashMap<Arc<str>, OrdSet<ChunkId>>,
+    /// Chunks by name and receiver, for the syntactic lookup tried first.
+    by_recv: HashMap<(Arc<str>, Term), OrdSet<ChunkId>>,
+    next: ChunkId,
+}
+
+impl Heap {
+    pub fn new() -> Heap {
+        Heap::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (ChunkId, &Chunk)> {
+        self.chunks.iter().map(|(id, c)| (*id, c))
+    }
+
+    pub fn get(&self, id: ChunkId) -> Option<&Chunk> {
+        self.chunks.get(&id)
+    }
+
+    pub fn add(&mut self, chunk: Chunk) -> ChunkId {
+        let id = self.next;
+        self.next += 1;
+        let name = chunk.name().clone();
+        self.by_name.entry(name.clone()).or_default().insert(id);
+        self.by_recv
+            .entry((name, chunk.recv().clone()))
+            .or_default()
+            .insert(id);
+        self.chunks.insert(id, chunk);
+        id
+    }
+
+    pub fn remove(&mut self, id: ChunkId) -> Option<Chunk> {
+        let chunk = self.chunks.remove(&id)?;
+        let name = chunk.name().clone();
+        if let Some(set) = self.by_name.get_mut(&name) {
+            set.remove(&id);
+            if set.is_empty() {
+                self.by_name.remove(&name);
+            }
+        }
+        let key = (name, chunk.recv().clone());
+        if let Some(set) = self.by_recv.get_mut(&key) {
+            set.remove(&id);
+            if set.is_empty() {
+                self.by_recv.remove(&key);
+            }
+        }
+        Some(chunk)
+    }
+
+    /// Replaces the value of a field chunk in place (same id).
+    pub fn set_value(&mut self, id: ChunkId, new_value: Term) {
+        if let Some(Chunk::Field { value, .. }) = self.chunks.get_mut(&id) {
+            *value = new_value;
+        }
+    }
+
+    /// Chunks named `name` whose key terms are syntactically `key`.
+    pub fn find_syntactic(&self, name: &str, key: &[Term]) -> Option<ChunkId> {
+        let recv = key.first()?;
+        let ids = self.by_recv.get(&(Arc::from(name), recv.clone()))?;
+        ids.iter()
+            .copied()
+            .find(|id| self.chunks.get(id).is_some_and(|c| c.key_terms() == key))
+    }
+
+    /// All chunks named `name`, in insertion order.
+    pub fn named(&self, name: &str) -> Vec<ChunkId> {
+        self.by_name
+            .get(name)
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    pub fn merge(&mut self, other: &Heap) {
+        for (_, c) in other.iter() {
+            self.add(c.clone());
+        }
+    }
+}
+
+impl fmt::Display for Heap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{")?;
+        for (i, (_, c)) in self.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        write!(f, "}}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::term::{Sort, VarKind};
+
+    fn r(n: u32) -> Term {
+        Term::var(n, &format!("r{n}"), Sort::Ref, VarKind::Plain)
+    }
+
+    #[test]
+    fn add_find_remove() {
+        let mut h = Heap::new();
+        let a = h.add(Chunk::Field {
+            recv: r(1),
+            field: "C.x".into(),
+            value: Term::int(1),
+        });
+        let b = h.add(Chunk::Field {
+            recv: r(2),
+            field: "C.x".into(),
+            value: Term::int(2),
+        });
+        assert_eq!(h.find_syntactic("C.x", &[r(2)]), Some(b));
+        assert_eq!(h.named("C.x"), vec![a, b]);
+        let before = h.clone();
+        h.remove(a);
+        assert_eq!(h.find_syntactic("C.x", &[r(1)]), None);
+        assert_eq!(before.find_syntactic("C.x", &[r(1)]), Some(a));
+        assert_eq!(h.len(), 1);
+        assert_eq!(h.to_string(), "{r2.x ↦ 2}");
+    }
+}

@@ -1,0 +1,13 @@
+//! Symbolic execution (paper section 3.4): states, heaps, terms and the four
+//! functions `eval`, `produce`, `consume`, `exec`, and validity (3.5).
+
+pub mod consume;
+pub mod ctx;
+pub mod eval;
+pub mod exec;
+pub mod heap;
+pub mod produce;
+pub mod program;
+pub mod state;
+pub mod term;
+pub mod validity;

@@ -1,0 +1,162 @@
+//! `produce` (paper Figure 6): assumes an assertion, adding the chunks it
+//! asserts (their values taken from the snapshot) and its facts.
+//!
+//! As in the paper, the assertion's expressions are evaluated in the heap
+//! produced so far by this assertion (`H'`): assertions frame themselves.
+//! The produced chunks are then added to the heap of the state.
+
+use super::consume::{consume, is_predicate, is_spatial};
+use super::ctx::{Cont, Ctx};
+use super::eval::{eval, eval_call_operands};
+use super::heap::{Chunk, Heap};
+use super::state::State;
+use super::term::Term;
+use crate::syntax::ast::*;
+
+pub fn produce(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
+    let outer = s.heap.clone();
+    let mut inner = s;
+    inner.heap = Heap::new();
+    produce_inner(ctx, inner, &outer, snap, a, &|ctx, done| {
+        let mut out = done;
+        let mut heap = outer.clone();
+        heap.merge(&out.heap);
+        out.heap = heap;
+        k(ctx, out)
+    })
+}
+
+fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k: Cont) {
+    match &a.kind {
+        // Figure 6, row 1: true.
+        ExprKind::Bool(true) => k(ctx, s),
+        // Figure 6, row 2: false — the path is unreachable.
+        ExprKind::Bool(false) => {}
+        // Figure 6, row 5: φ1 * φ2 splits the snapshot.
+        ExprKind::Binary(BinOp::And, l, r) => {
+            let (sl, sr) = (Term::first(snap.clone()), Term::second(snap));
+            produce_inner(ctx, s, outer, sl, l, &|ctx, s1| {
+                produce_inner(ctx, s1, outer, sr.clone(), r, k)
+            })
+        }
+        ExprKind::Binary(BinOp::Implies, c, r) if is_spatial(r) => {
+            produce_cond(ctx, s, outer, snap, c, Some(r), None, k)
+        }
+        // Figure 6, row 7: a conditional assertion splits the path.
+        ExprKind::Cond(c, x, y) if is_spatial(x) || is_spatial(y) => {
+            produce_cond(ctx, s, outer, snap, c, Some(x), Some(y), k)
+        }
+        // Figure 6, row 3: acc(e.f) adds t.f ↦ toSort(snapshot).
+        ExprKind::Acc(fe) => {
+            let ExprKind::Field { recv, field, class } = &fe.kind else {
+                return ctx.internal(&s, fe.span.clone(), "acc of something that is not a field");
+            };
+            let name = format!("{class}.{}", field.name);
+            let sort = ctx.prog.field_sort(&name);
+            eval(ctx, s, recv, &|ctx, s, t| {
+                let mut s = s;
+                s.assume(Term::neq(t.clone(), Term::null()));
+                if !assume_separate(&mut s, outer, &name, &t) {
+                    return;
+                }
+                s.heap.add(Chunk::Field {
+                    recv: t,
+                    field: name.as_str().into(),
+                    value: Term::from_snap(snap.clone(), sort),
+                });
+                k(ctx, s)
+            })
+        }
+        // Figure 6, row 6: a predicate instance adds t.q[snapshot](args).
+        ExprKind::Call(call) if is_predicate(call) => {
+            let class = call.target.as_ref().map_or("", |t| t.class.as_str());
+            let name = format!("{class}.{}", call.name.name);
+            eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+                let Some(recv) = recv else {
+                    return ctx.internal(&s, call.span.clone(), "predicate without receiver");
+                };
+                let mut s = s;
+                s.assume(Term::neq(recv.clone(), Term::null()));
+                s.heap.add(Chunk::Pred {
+                    recv,
+                    pred: name.as_str().into(),
+                    args,
+                    snap: snap.clone(),
+                });
+                k(ctx, s)
+            })
+        }
+        // Figure 6, row 8: untouched(φ) assumes φ's snapshot is the same now
+        // and in the old heap.
+        ExprKind::Untouched(inner) => {
+            consume(ctx, s.clone(), inner, None, &|ctx, s1, snap_now| {
+                let mut in_old = s1.clone();
+                in_old.heap = s.old.clone();
+                consume(ctx, in_old, inner, None, &|ctx, s2, snap_old| {
+                    let mut out = s.clone();
+                    out.pc = s2.pc;
+                    out.assume(Term::eq(snap_now.clone(), snap_old));
+                    k(ctx, out)
+                })
+            })
+        }
+        // Figure 6, row 4: a pure fact joins the path condition.
+        _ => eval(ctx, s, a, &|ctx, s, t| {
+            if t.is_false() {
+                return;
+            }
+            let mut s = s;
+            s.assume(t);
+            k(ctx, s)
+        }),
+    }
+}
+
+/// Separation (Figure 6, row 3): the new chunk's receiver differs from every
+/// other receiver of the same field. Two allocated objects are already
+/// known to differ, so they cost nothing. Returns false if the receiver is
+/// syntactically one that already has the field (the path is infeasible).
+fn assume_separate(s: &mut State, outer: &Heap, field: &str, t: &Term) -> bool {
+    let mut facts = Vec::new();
+    for heap in [outer, &s.heap] {
+        for id in heap.named(field) {
+            let Some(other) = heap.get(id).map(|c| c.recv().clone()) else { continue };
+            if other == *t {
+                return false;
+            }
+            if other.allocation().is_some() && t.allocation().is_some() {
+                continue;
+            }
+            facts.push(Term::neq(other, t.clone()));
+        }
+    }
+    for f in facts {
+        s.assume(f);
+    }
+    true
+}
+
+#[allow(clippy::too_many_arguments)]
+fn produce_cond(
+    ctx: &mut Ctx,
+    s: State,
+    outer: &Heap,
+    snap: Term,
+    c: &Expr,
+    then: Option<&Expr>,
+    els: Option<&Expr>,
+    k: Cont,
+) {
+    eval(ctx, s, c, &|ctx, s, tc| {
+        for (cond, arm) in [(tc.clone(), then), (Term::not(tc.clone()), els)] {
+            if !ctx.may_hold(&s, &cond, "is this case of the assertion reachable?") {
+                continue;
+            }
+            let branch = s.with_fact(cond);
+            match arm {
+                Some(a) => produce_inner(ctx, branch, outer, snap.clone(), a, k),
+                None => k(ctx, branch),
+            }
+        }
+    })
+}

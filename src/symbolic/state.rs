@@ -1,0 +1,249 @@
+//! Symbolic states (paper Definition 2): heap H, old heap G, store Γ and
+//! path condition Σ — plus the trace of steps that led here and the
+//! obligation being consumed, both of which travel with the path.
+
+use std::fmt;
+use std::sync::Arc;
+
+use imbl::{HashSet, OrdMap};
+
+use super::heap::Heap;
+use super::term::Term;
+use crate::diag::{Kind, Label};
+use crate::syntax::ast::Span;
+
+pub type Store = OrdMap<Arc<str>, Term>;
+
+/// Σ as a persistent list: paths that share a prefix share its nodes, which
+/// lets the solver keep its push/pop stack aligned with the path (a node is
+/// the same object on both sides of a branch).
+#[derive(Clone, Default)]
+pub struct PathCondition {
+    head: Option<Arc<PcNode>>,
+    facts: HashSet<Term>,
+}
+
+pub struct PcNode {
+    pub fact: Term,
+    pub parent: Option<Arc<PcNode>>,
+    /// Number of facts up to and including this one.
+    pub len: usize,
+}
+
+impl PathCondition {
+    pub fn len(&self) -> usize {
+        self.head.as_ref().map_or(0, |n| n.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    pub fn head(&self) -> Option<&Arc<PcNode>> {
+        self.head.as_ref()
+    }
+
+    /// Adds a fact (conjunctions are split, `true` and repeats dropped).
+    pub fn add(&mut self, fact: Term) {
+        if fact.is_true() || self.facts.contains(&fact) {
+            return;
+        }
+        if let super::term::Op::And = fact.op() {
+            for f in fact.args().to_vec() {
+                self.add(f);
+            }
+            return;
+        }
+        self.facts.insert(fact.clone());
+        let len = self.len() + 1;
+        self.head = Some(Arc::new(PcNode {
+            fact,
+            parent: self.head.take(),
+            len,
+        }));
+    }
+
+    pub fn with(&self, fact: Term) -> PathCondition {
+        let mut pc = self.clone();
+        pc.add(fact);
+        pc
+    }
+
+    /// Whether the fact is literally on the path (no solver needed).
+    pub fn contains(&self, fact: &Term) -> bool {
+        fact.is_true() || self.facts.contains(fact)
+    }
+
+    /// Whether `false` was added: the path is known infeasible.
+    pub fn is_known_false(&self) -> bool {
+        self.facts.contains(&Term::bool(false))
+    }
+
+    /// Facts oldest first.
+    pub fn facts(&self) -> Vec<Term> {
+        self.facts_since(0)
+    }
+
+    /// Facts added after the first `base` ones, oldest first.
+    pub fn facts_since(&self, base: usize) -> Vec<Term> {
+        let mut out = Vec::new();
+        let mut node = self.head.as_ref();
+        while let Some(n) = node {
+            if n.len <= base {
+                break;
+            }
+            out.push(n.fact.clone());
+            node = n.parent.as_ref();
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// What is being consumed when a failure happens: it decides the reported
+/// kind and place (LANGUAGE.md section 6). The outermost obligation wins.
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    pub kind: Kind,
+    /// Where to report, for obligations located at a statement or call.
+    pub at: Option<Span>,
+    /// The conjunct being checked (the location for per-conjunct kinds).
+    pub conjunct: Option<Span>,
+    /// How many consumptions nested inside this one are under way; only the
+    /// outermost moves `conjunct`.
+    pub nested: u32,
+    /// An `assert`: a failure is reported once, then assumed.
+    pub lenient: bool,
+    pub reported: bool,
+    /// Secondary places to show (e.g. the callee's `requires`).
+    pub related: Vec<Label>,
+}
+
+impl Obligation {
+    pub fn at(kind: Kind, span: Span) -> Obligation {
+        Obligation {
+            kind,
+            at: Some(span),
+            conjunct: None,
+            nested: 0,
+            lenient: false,
+            reported: false,
+            related: Vec::new(),
+        }
+    }
+
+    pub fn per_conjunct(kind: Kind) -> Obligation {
+        Obligation {
+            kind,
+            at: None,
+            conjunct: None,
+            nested: 0,
+            lenient: false,
+            reported: false,
+            related: Vec::new(),
+        }
+    }
+}
+
+/// One recorded step: the state a statement or rule produced.
+pub struct Step {
+    pub span: Span,
+    pub what: String,
+    pub heap: Heap,
+    pub store: Store,
+    pub pc: PathCondition,
+    pub parent: Option<Arc<Step>>,
+}
+
+#[derive(Clone, Default)]
+pub struct Trace(Option<Arc<Step>>);
+
+impl Trace {
+    /// Steps oldest first.
+    pub fn steps(&self) -> Vec<Arc<Step>> {
+        let mut out = Vec::new();
+        let mut node = self.0.clone();
+        while let Some(n) = node {
+            node = n.parent.clone();
+            out.push(n);
+        }
+        out.reverse();
+        out
+    }
+}
+
+#[derive(Clone, Default)]
+pub struct State {
+    pub heap: Heap,
+    pub old: Heap,
+    pub store: Store,
+    pub pc: PathCondition,
+    pub trace: Trace,
+    pub obligation: Option<Obligation>,
+    /// Inside the body of an `opening` (for the termination check).
+    pub opening_depth: u32,
+}
+
+impl State {
+    pub fn assume(&mut self, fact: Term) {
+        self.pc.add(fact);
+    }
+
+    pub fn with_fact(&self, fact: Term) -> State {
+        let mut s = self.clone();
+        s.pc.add(fact);
+        s
+    }
+
+    pub fn record(&mut self, span: Span, what: impl Into<String>) {
+        let step = Step {
+            span,
+            what: what.into(),
+            heap: self.heap.clone(),
+            store: self.store.clone(),
+            pc: self.pc.clone(),
+            parent: self.trace.0.take(),
+        };
+        self.trace = Trace(Some(Arc::new(step)));
+    }
+
+    pub fn var(&self, name: &str) -> Option<Term> {
+        self.store.get(name).cloned()
+    }
+}
+
+pub fn store_to_string(store: &Store) -> String {
+    let items: Vec<String> = store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+impl fmt::Display for PathCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let items: Vec<String> = self.facts().iter().map(|t| t.to_string()).collect();
+        write!(f, "{{{}}}", items.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::term::{Sort, VarKind};
+
+    #[test]
+    fn path_conditions_share_prefixes() {
+        let x = Term::var(1, "x", Sort::Int, VarKind::Plain);
+        let mut a = PathCondition::default();
+        a.add(Term::lt(Term::int(0), x.clone()));
+        let mut b = a.clone();
+        b.add(Term::eq(x.clone(), Term::int(3)));
+        a.add(Term::bool(true));
+        assert_eq!(a.len(), 1);
+        assert_eq!(b.len(), 2);
+        assert!(Arc::ptr_eq(
+            b.head().unwrap().parent.as_ref().unwrap(),
+            a.head().unwrap()
+        ));
+        assert_eq!(b.facts_since(1), vec![Term::eq(x.clone(), Term::int(3))]);
+        assert!(b.contains(&Term::eq(Term::int(3), x)));
+    }
+}

@@ -1,0 +1,578 @@
+//! Symbolic values (paper section 3.2): a small typed term language.
+//!
+//! Terms are immutable trees shared through `Arc` with their hash cached, so
+//! cloning is a pointer copy and syntactic equality (tried before asking Z3)
+//! is usually a pointer or hash comparison. The smart constructors fold
+//! constants and apply the prelude's inverse laws, so that most facts reach
+//! Z3 already simplified (or never reach it).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Int,
+    Bool,
+    Ref,
+    Snap,
+}
+
+impl Sort {
+    pub fn name(self) -> &'static str {
+        match self {
+            Sort::Int => "Int",
+            Sort::Bool => "Bool",
+            Sort::Ref => "Ref",
+            Sort::Snap => "Snap",
+        }
+    }
+}
+
+/// How a variable came to be: objects allocated by `new` carry their
+/// allocation number, which makes two of them syntactically distinct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    Plain,
+    Allocated(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Var { id: u32, name: Arc<str>, kind: VarKind },
+    Int(i128),
+    /// An integer literal too large for `i128`, in decimal.
+    BigInt(Arc<str>),
+    True,
+    False,
+    Null,
+    Unit,
+    /// An uninterpreted function of the prelude or a pure method.
+    App(Arc<str>),
+    Ite,
+    Not,
+    And,
+    Or,
+    Implies,
+    Eq,
+    Add,
+    Sub,
+    Mul,
+    /// Euclidean division and modulus, as in SMT-LIB (Java's truncating
+    /// operators are built from these in `eval`).
+    Div,
+    Mod,
+    Neg,
+    Lt,
+    Le,
+}
+
+struct Node {
+    op: Op,
+    args: Vec<Term>,
+    sort: Sort,
+    hash: u64,
+}
+
+#[derive(Clone)]
+pub struct Term(Arc<Node>);
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.hash == other.0.hash
+                && self.0.sort == other.0.sort
+                && self.0.op == other.0.op
+                && self.0.args == other.0.args)
+    }
+}
+
+impl Eq for Term {}
+
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash);
+    }
+}
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Names of the prelude's functions (see `prelude.smt2`).
+pub mod prelude {
+    pub const COMBINE: &str = "combine";
+    pub const FIRST: &str = "first";
+    pub const SECOND: &str = "second";
+    pub const ALLOC: &str = "alloc";
+
+    pub fn from_snap(sort: super::Sort) -> &'static str {
+        match sort {
+            super::Sort::Int => "toInt",
+            super::Sort::Bool => "toBool",
+            super::Sort::Ref => "toRef",
+            super::Sort::Snap => "id",
+        }
+    }
+
+    pub fn to_snap(sort: super::Sort) -> &'static str {
+        match sort {
+            super::Sort::Int => "fromInt",
+            super::Sort::Bool => "fromBool",
+            super::Sort::Ref => "fromRef",
+            super::Sort::Snap => "id",
+        }
+    }
+}
+
+impl Term {
+    fn mk(op: Op, args: Vec<Term>, sort: Sort) -> Term {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        op.hash(&mut h);
+        sort.hash(&mut h);
+        for a in &args {
+            h.write_u64(a.0.hash);
+        }
+        Term(Arc::new(Node {
+            op,
+            args,
+            sort,
+            hash: h.finish(),
+        }))
+    }
+
+    pub fn op(&self) -> &Op {
+        &self.0.op
+    }
+
+    pub fn args(&self) -> &[Term] {
+        &self.0.args
+    }
+
+    pub fn sort(&self) -> Sort {
+        self.0.sort
+    }
+
+    /// A stable identity for caches keyed by this exact node.
+    pub fn ptr(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+
+    pub fn var(id: u32, name: &str, sort: Sort, kind: VarKind) -> Term {
+        Term::mk(
+            Op::Var {
+                id,
+                name: name.into(),
+                kind,
+            },
+            vec![],
+            sort,
+        )
+    }
+
+    pub fn int(v: i128) -> Term {
+        Term::mk(Op::Int(v), vec![], Sort::Int)
+    }
+
+    /// A decimal literal of any size.
+    pub fn int_literal(digits: &str) -> Term {
+        match digits.parse::<i128>() {
+            Ok(v) => Term::int(v),
+            Err(_) => Term::mk(Op::BigInt(digits.into()), vec![], Sort::Int),
+        }
+    }
+
+    pub fn bool(b: bool) -> Term {
+        Term::mk(if b { Op::True } else { Op::False }, vec![], Sort::Bool)
+    }
+
+    pub fn null() -> Term {
+        Term::mk(Op::Null, vec![], Sort::Ref)
+    }
+
+    pub fn unit() -> Term {
+        Term::mk(Op::Unit, vec![], Sort::Snap)
+    }
+
+    pub fn as_int(&self) -> Option<i128> {
+        match self.op() {
+            Op::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.op() {
+            Op::True => Some(true),
+            Op::False => Some(false),
+            _ => None,
+        }
+    }
+
+    pub fn is_true(&self) -> bool {
+        self.as_bool() == Some(true)
+    }
+
+    pub fn is_false(&self) -> bool {
+        self.as_bool() == Some(false)
+    }
+
+    pub fn allocation(&self) -> Option<u32> {
+        match self.op() {
+            Op::Var {
+                kind: VarKind::Allocated(n),
+                ..
+            } => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// Terms that are values no two different ones of which can be equal.
+    fn is_distinct_value(&self) -> bool {
+        matches!(
+            self.op(),
+            Op::Int(_) | Op::True | Op::False | Op::Null | Op::Var { kind: VarKind::Allocated(_), .. }
+        )
+    }
+
+    pub fn app(name: &str, args: Vec<Term>, sort: Sort) -> Term {
+        if let [a] = args.as_slice() {
+            match (name, a.op(), a.args()) {
+                (prelude::FIRST, Op::App(f), [l, _]) if &**f == prelude::COMBINE => return l.clone(),
+                (prelude::SECOND, Op::App(f), [_, r]) if &**f == prelude::COMBINE => {
+                    return r.clone();
+                }
+                // toX(fromX(v)) = v and fromX(toX(s)) = s (for Bool the second
+                // law is not an axiom, but replacing a snapshot by one with the
+                // same value is sound: see `prelude.smt2`).
+                (_, Op::App(g), [inner]) if is_inverse(name, g) => return inner.clone(),
+                _ => {}
+            }
+        }
+        Term::mk(Op::App(name.into()), args, sort)
+    }
+
+    pub fn combine(a: Term, b: Term) -> Term {
+        Term::app(prelude::COMBINE, vec![a, b], Sort::Snap)
+    }
+
+    pub fn first(s: Term) -> Term {
+        Term::app(prelude::FIRST, vec![s], Sort::Snap)
+    }
+
+    pub fn second(s: Term) -> Term {
+        Term::app(prelude::SECOND, vec![s], Sort::Snap)
+    }
+
+    /// The value of sort `sort` a snapshot stands for (`toRef` and kin).
+    pub fn from_snap(s: Term, sort: Sort) -> Term {
+        if sort == Sort::Snap {
+            return s;
+        }
+        Term::app(prelude::from_snap(sort), vec![s], sort)
+    }
+
+    /// The snapshot of a single value (`fromRef` and kin).
+    pub fn to_snap(v: Term) -> Term {
+        let sort = v.sort();
+        if sort == Sort::Snap {
+            return v;
+        }
+        Term::app(prelude::to_snap(sort), vec![v], Sort::Snap)
+    }
+
+    pub fn not(a: Term) -> Term {
+        match a.op() {
+            Op::True => Term::bool(false),
+            Op::False => Term::bool(true),
+            Op::Not => a.args()[0].clone(),
+            _ => Term::mk(Op::Not, vec![a], Sort::Bool),
+        }
+    }
+
+    pub fn and(items: Vec<Term>) -> Term {
+        let mut out = Vec::with_capacity(items.len());
+        for t in items {
+            match t.op() {
+                Op::True => {}
+                Op::False => return t,
+                Op::And => out.extend(t.args().iter().cloned()),
+                _ => out.push(t),
+            }
+        }
+        match out.len() {
+            0 => Term::bool(true),
+            1 => out.pop().expect("one item"),
+            _ => Term::mk(Op::And, out, Sort::Bool),
+        }
+    }
+
+    pub fn or(items: Vec<Term>) -> Term {
+        let mut out = Vec::with_capacity(items.len());
+        for t in items {
+            match t.op() {
+                Op::False => {}
+                Op::True => return t,
+                Op::Or => out.extend(t.args().iter().cloned()),
+                _ => out.push(t),
+            }
+        }
+        match out.len() {
+            0 => Term::bool(false),
+            1 => out.pop().expect("one item"),
+            _ => Term::mk(Op::Or, out, Sort::Bool),
+        }
+    }
+
+    pub fn implies(a: Term, b: Term) -> Term {
+        if a.is_true() {
+            return b;
+        }
+        if a.is_false() || b.is_true() {
+            return Term::bool(true);
+        }
+        Term::mk(Op::Implies, vec![a, b], Sort::Bool)
+    }
+
+    pub fn ite(c: Term, a: Term, b: Term) -> Term {
+        match c.as_bool() {
+            Some(true) => a,
+            Some(false) => b,
+            None if a == b => a,
+            None => {
+                let sort = a.sort();
+                Term::mk(Op::Ite, vec![c, a, b], sort)
+            }
+        }
+    }
+
+    pub fn eq(a: Term, b: Term) -> Term {
+        if a == b {
+            return Term::bool(true);
+        }
+        if a.is_distinct_value() && b.is_distinct_value() {
+            // Two allocated objects, or two literals, that differ.
+            return Term::bool(false);
+        }
+        if a.sort() == Sort::Bool {
+            if let Some(v) = b.as_bool() {
+                return if v { a } else { Term::not(a) };
+            }
+            if let Some(v) = a.as_bool() {
+                return if v { b } else { Term::not(b) };
+            }
+        }
+        // A canonical order lets syntactic lookups find `a == b` as `b == a`.
+        let (a, b) = if a.0.hash <= b.0.hash { (a, b) } else { (b, a) };
+        Term::mk(Op::Eq, vec![a, b], Sort::Bool)
+    }
+
+    pub fn neq(a: Term, b: Term) -> Term {
+        Term::not(Term::eq(a, b))
+    }
+
+    fn arith(op: Op, a: Term, b: Term, fold: fn(i128, i128) -> Option<i128>) -> Term {
+        if let (Some(x), Some(y)) = (a.as_int(), b.as_int())
+            && let Some(v) = fold(x, y)
+        {
+            return Term::int(v);
+        }
+        Term::mk(op, vec![a, b], Sort::Int)
+    }
+
+    pub fn add(a: Term, b: Term) -> Term {
+        Term::arith(Op::Add, a, b, i128::checked_add)
+    }
+
+    pub fn sub(a: Term, b: Term) -> Term {
+        Term::arith(Op::Sub, a, b, i128::checked_sub)
+    }
+
+    pub fn mul(a: Term, b: Term) -> Term {
+        Term::arith(Op::Mul, a, b, i128::checked_mul)
+    }
+
+    /// SMT-LIB `div` (Euclidean); folded only where it agrees with Rust's.
+    pub fn div(a: Term, b: Term) -> Term {
+        Term::arith(Op::Div, a, b, |x, y| (x >= 0 && y > 0).then(|| x / y))
+    }
+
+    pub fn modulo(a: Term, b: Term) -> Term {
+        Term::arith(Op::Mod, a, b, |x, y| (x >= 0 && y > 0).then(|| x % y))
+    }
+
+    pub fn neg(a: Term) -> Term {
+        match a.as_int().and_then(i128::checked_neg) {
+            Some(v) => Term::int(v),
+            None => Term::mk(Op::Neg, vec![a], Sort::Int),
+        }
+    }
+
+    pub fn lt(a: Term, b: Term) -> Term {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Term::bool(x < y),
+            _ => Term::mk(Op::Lt, vec![a, b], Sort::Bool),
+        }
+    }
+
+    pub fn le(a: Term, b: Term) -> Term {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Term::bool(x <= y),
+            _ if a == b => Term::bool(true),
+            _ => Term::mk(Op::Le, vec![a, b], Sort::Bool),
+        }
+    }
+
+    /// Java's `/`: truncates toward zero (for a divisor already known non-zero).
+    pub fn java_div(a: Term, b: Term) -> Term {
+        if let (Some(x), Some(y)) = (a.as_int(), b.as_int())
+            && y != 0
+            && let Some(v) = x.checked_div(y)
+        {
+            return Term::int(v);
+        }
+        let q = Term::div(Term::abs(a.clone()), Term::abs(b.clone()));
+        let same_sign = Term::eq(
+            Term::le(Term::int(0), a),
+            Term::lt(Term::int(0), b),
+        );
+        Term::ite(same_sign, q.clone(), Term::neg(q))
+    }
+
+    /// Java's `%`: the sign follows the dividend.
+    pub fn java_rem(a: Term, b: Term) -> Term {
+        if let (Some(x), Some(y)) = (a.as_int(), b.as_int())
+            && y != 0
+            && let Some(v) = x.checked_rem(y)
+        {
+            return Term::int(v);
+        }
+        let q = Term::java_div(a.clone(), b.clone());
+        Term::sub(a, Term::mul(b, q))
+    }
+
+    fn abs(a: Term) -> Term {
+        if let Some(v) = a.as_int().and_then(i128::checked_abs) {
+            return Term::int(v);
+        }
+        Term::ite(Term::le(Term::int(0), a.clone()), a.clone(), Term::neg(a))
+    }
+}
+
+fn is_inverse(outer: &str, inner: &str) -> bool {
+    matches!(
+        (outer, inner),
+        ("toInt", "fromInt")
+            | ("fromInt", "toInt")
+            | ("toRef", "fromRef")
+            | ("fromRef", "toRef")
+            | ("toBool", "fromBool")
+            | ("fromBool", "toBool")
+    )
+}
+
+/// Readable, program-like rendering used in traces and messages.
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let infix = |f: &mut fmt::Formatter<'_>, sym: &str| -> fmt::Result {
+            write!(f, "(")?;
+            for (i, a) in self.args().iter().enumerate() {
+                if i > 0 {
+                    write!(f, " {sym} ")?;
+                }
+                write!(f, "{a}")?;
+            }
+            write!(f, ")")
+        };
+        match self.op() {
+            Op::Var { name, .. } => write!(f, "{name}"),
+            Op::Int(v) => write!(f, "{v}"),
+            Op::BigInt(v) => write!(f, "{v}"),
+            Op::True => write!(f, "true"),
+            Op::False => write!(f, "false"),
+            Op::Null => write!(f, "null"),
+            Op::Unit => write!(f, "unit"),
+            Op::App(name) => {
+                write!(f, "{name}(")?;
+                for (i, a) in self.args().iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, ")")
+            }
+            Op::Ite => {
+                let a = self.args();
+                write!(f, "({} ? {} : {})", a[0], a[1], a[2])
+            }
+            Op::Not => match self.args()[0].op() {
+                Op::Eq => {
+                    let a = self.args()[0].args();
+                    write!(f, "({} != {})", a[0], a[1])
+                }
+                _ => write!(f, "!{}", self.args()[0]),
+            },
+            Op::Neg => write!(f, "-{}", self.args()[0]),
+            Op::And => infix(f, "&&"),
+            Op::Or => infix(f, "||"),
+            Op::Implies => infix(f, "==>"),
+            Op::Eq => infix(f, "=="),
+            Op::Add => infix(f, "+"),
+            Op::Sub => infix(f, "-"),
+            Op::Mul => infix(f, "*"),
+            Op::Div => infix(f, "div"),
+            Op::Mod => infix(f, "mod"),
+            Op::Lt => infix(f, "<"),
+            Op::Le => infix(f, "<="),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x() -> Term {
+        Term::var(1, "x", Sort::Int, VarKind::Plain)
+    }
+
+    #[test]
+    fn structural_equality_and_hash_agree() {
+        let a = Term::add(x(), Term::int(1));
+        let b = Term::add(x(), Term::int(1));
+        assert_eq!(a, b);
+        assert_ne!(a, Term::add(x(), Term::int(2)));
+    }
+
+    #[test]
+    fn constructors_fold_constants_and_inverses() {
+        assert_eq!(Term::add(Term::int(2), Term::int(3)), Term::int(5));
+        assert_eq!(Term::eq(x(), x()), Term::bool(true));
+        assert_eq!(Term::eq(Term::int(1), Term::int(2)), Term::bool(false));
+        assert_eq!(Term::eq(Term::eq(x(), Term::int(1)), Term::int(1).clone()).sort(), Sort::Bool);
+        let s = Term::var(2, "s", Sort::Snap, VarKind::Plain);
+        assert_eq!(Term::to_snap(Term::from_snap(s.clone(), Sort::Int)), s);
+        assert_eq!(Term::first(Term::combine(s.clone(), Term::unit())), s);
+        assert_eq!(Term::not(Term::not(Term::eq(x(), Term::int(0)))), Term::eq(x(), Term::int(0)));
+        assert_eq!(Term::eq(Term::int(0), x()), Term::eq(x(), Term::int(0)));
+    }
+
+    #[test]
+    fn java_division_truncates_toward_zero() {
+        for (a, b) in [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, 3)] {
+            assert_eq!(Term::java_div(Term::int(a), Term::int(b)), Term::int(a / b));
+            assert_eq!(Term::java_rem(Term::int(a), Term::int(b)), Term::int(a % b));
+        }
+    }
+
+    #[test]
+    fn allocated_objects_are_distinct() {
+        let o1 = Term::var(1, "o1", Sort::Ref, VarKind::Allocated(1));
+        let o2 = Term::var(2, "o2", Sort::Ref, VarKind::Allocated(2));
+        assert_eq!(Term::eq(o1.clone(), o2), Term::bool(false));
+        assert_eq!(Term::eq(o1, Term::null()), Term::bool(false));
+    }
+}

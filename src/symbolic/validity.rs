@@ -1,0 +1,88 @@
+//! Validity (paper section 3.5, Definitions 3–5): what it takes for each
+//! member of a program to be correct.
+
+use super::consume::consume;
+use super::ctx::Ctx;
+use super::eval::eval;
+use super::exec::exec_block;
+use super::heap::Heap;
+use super::produce::produce;
+use super::program::{MethodInfo, PredInfo, PureInfo, sort_of};
+use super::state::{Obligation, State};
+use super::term::{Sort, Term};
+use crate::diag::Kind;
+use crate::syntax::ast::{Param, Span};
+
+/// Γ = [this ↦ fresh, x1 ↦ fresh, …] and Σ = {this ≠ null}.
+fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], span: Span) -> State {
+    let mut s = State::default();
+    if instance {
+        let this = ctx.fresh("this", Sort::Ref);
+        s.assume(Term::neq(this.clone(), Term::null()));
+        s.store.insert("this".into(), this);
+    }
+    for p in params {
+        let t = ctx.fresh(&p.name.name, sort_of(&p.ty.kind));
+        s.store.insert(p.name.name.as_str().into(), t);
+    }
+    s.record(span, "method entry");
+    s
+}
+
+/// Definition 3: a mutator (or constructor) is valid if its contract is
+/// well-defined and, from any state satisfying its precondition, its body
+/// reaches states satisfying its postcondition. The body of a method whose
+/// contract is ill-defined is not verified.
+pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
+    ctx.assigned = m.assigned.clone();
+    let s0 = initial_state(ctx, !m.decl.is_static, &m.decl.params, m.decl.name.span.clone());
+
+    let before = ctx.failures.len();
+    let snap = ctx.fresh_snap();
+    produce(ctx, s0.clone(), snap, &m.pre, &|ctx, s1| {
+        let mut s2 = s1.clone();
+        s2.old = s1.heap.clone();
+        s2.heap = Heap::new();
+        if let Some(sort) = m.ret {
+            let r = ctx.fresh("result", sort);
+            s2.store.insert("result".into(), r);
+        }
+        let snap = ctx.fresh_snap();
+        produce(ctx, s2, snap, &m.post, &|_, _| {});
+    });
+    if ctx.failures.len() > before {
+        return;
+    }
+
+    let snap = ctx.fresh_snap();
+    produce(ctx, s0, snap, &m.pre, &|ctx, s1| {
+        let mut s2 = s1;
+        s2.old = s2.heap.clone();
+        s2.record(m.pre.span.clone(), "precondition produced");
+        ctx.unit_base = s2.clone();
+        let post = |ctx: &mut Ctx, end: State| {
+            let ob = Obligation::per_conjunct(Kind::PostconditionFailed);
+            consume(ctx, end, &m.post, Some(ob), &|_, _, _| {});
+        };
+        exec_block(ctx, s2, &m.decl.body.stmts, &post, &post)
+    });
+}
+
+/// Definition 5 and section 3.6: a pure method's precondition and body are
+/// well-defined, and its calls pass the termination check.
+pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
+    let s0 = initial_state(ctx, !p.decl.is_static, &p.decl.params, p.decl.name.span.clone());
+    let snap = ctx.fresh_snap();
+    produce(ctx, s0, snap, &p.pre, &|ctx, s1| {
+        ctx.termination = Some((p.fun.clone(), p.decl.span.start));
+        eval(ctx, s1, &p.decl.body, &|_, _, _| {});
+        ctx.termination = None;
+    });
+}
+
+/// Definition 4: a predicate body is a well-defined (self-framing) assertion.
+pub fn check_predicate(ctx: &mut Ctx, q: &PredInfo) {
+    let s0 = initial_state(ctx, true, &q.decl.params, q.decl.name.span.clone());
+    let snap = ctx.fresh_snap();
+    produce(ctx, s0, snap, &q.decl.body, &|_, _| {});
+}

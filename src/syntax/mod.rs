@@ -1,0 +1,39 @@
+//! Source text to syntax tree: the pest grammar in `lang/sift.pest`.
+//!
+//! [`parse`] returns the first syntax error as a `Kind::Parse` diagnostic
+//! located at the first token that cannot continue the program.
+
+pub mod ast;
+mod error;
+mod expr;
+mod parse;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+use crate::diag::Diagnostic;
+
+/// Stack of the parsing thread: pest and the tree builder recurse once per
+/// nesting level (at most `scan::MAX_NESTING`), with large frames in debug
+/// builds.
+const PARSER_STACK: usize = 64 << 20;
+
+/// Parses a whole source file. Never panics and never overflows the stack:
+/// nesting is bounded (brackets 200 levels, expression trees 500), and the
+/// parser runs on a thread of its own with a large stack.
+pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
+    scan::prescan(source)?;
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("sift-parser".to_string())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || parse::program(source));
+        match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|_| Err(error::internal(0..0))),
+            // No thread to be had: parse here, with the caller's stack.
+            Err(_) => parse::program(source),
+        }
+    })
+}

@@ -1,0 +1,488 @@
+//! The pest parser and the builder of declarations and statements (the
+//! expressions are built in `expr.rs`).
+
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest_derive::Parser;
+
+use crate::diag::Diagnostic;
+use crate::syntax::ast::*;
+use crate::syntax::error::{self, at_token, internal};
+use crate::syntax::expr::{self, Built};
+use crate::syntax::scan::{MAX_NESTING, too_deep};
+
+#[derive(Parser)]
+#[grammar = "../lang/sift.pest"]
+pub struct SiftParser;
+
+pub type P<'i> = Pair<'i, Rule>;
+pub type R<T> = Result<T, Diagnostic>;
+
+pub fn span_of(p: &P) -> Span {
+    let s = p.as_span();
+    s.start()..s.end()
+}
+
+pub fn ident(p: &P) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span_of(p),
+    }
+}
+
+/// The children of a pair, taken in order; running out or meeting an
+/// unexpected rule is a bug of the grammar/builder pair, reported as an
+/// internal error instead of a panic.
+pub struct Kids<'i> {
+    it: Pairs<'i, Rule>,
+    span: Span,
+}
+
+impl<'i> Kids<'i> {
+    pub fn of(p: P<'i>) -> Kids<'i> {
+        let span = span_of(&p);
+        Kids {
+            it: p.into_inner(),
+            span,
+        }
+    }
+
+    pub fn next(&mut self) -> R<P<'i>> {
+        self.it.next().ok_or_else(|| internal(self.span.clone()))
+    }
+
+    pub fn expect(&mut self, rule: Rule) -> R<P<'i>> {
+        let p = self.next()?;
+        if p.as_rule() == rule {
+            Ok(p)
+        } else {
+            Err(internal(span_of(&p)))
+        }
+    }
+
+    pub fn peek_rule(&self) -> Option<Rule> {
+        self.it.peek().map(|p| p.as_rule())
+    }
+
+    /// Where the next child starts.
+    pub fn peek_start(&self) -> Option<usize> {
+        self.it.peek().map(|p| p.as_span().start())
+    }
+
+    /// The next child if it is a `rule`.
+    pub fn eat(&mut self, rule: Rule) -> Option<P<'i>> {
+        if self.peek_rule() == Some(rule) {
+            self.it.next()
+        } else {
+            None
+        }
+    }
+}
+
+/// Parses a whole program (after `scan::prescan`).
+pub fn program(src: &str) -> R<Program> {
+    let mut pairs =
+        SiftParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, &e))?;
+    let top = pairs.next().ok_or_else(|| internal(0..0))?;
+    let b = Builder { src };
+    let mut classes = Vec::new();
+    for p in top.into_inner() {
+        if p.as_rule() == Rule::class_decl {
+            classes.push(b.class(p)?);
+        }
+    }
+    Ok(Program { classes })
+}
+
+pub struct Builder<'s> {
+    pub src: &'s str,
+}
+
+impl Builder<'_> {
+    fn class(&self, p: P) -> R<Class> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        k.expect(Rule::kw_class)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        k.expect(Rule::lbrace)?;
+        let mut class = Class {
+            name,
+            fields: Vec::new(),
+            methods: Vec::new(),
+            pures: Vec::new(),
+            predicates: Vec::new(),
+            span,
+        };
+        while let Some(m) = k.eat(Rule::member) {
+            let mut mk = Kids::of(m);
+            let d = mk.next()?;
+            match d.as_rule() {
+                Rule::field_decl => class.fields.push(self.field(d)?),
+                Rule::constructor => {
+                    let m = self.constructor(d, &class.name.name)?;
+                    class.methods.push(m);
+                }
+                Rule::method_decl => class.methods.push(self.method(d)?),
+                Rule::pure_decl => class.pures.push(self.pure(d)?),
+                Rule::predicate_decl => class.predicates.push(self.predicate(d)?),
+                _ => return Err(internal(span_of(&d))),
+            }
+        }
+        Ok(class)
+    }
+
+    fn ty(&self, p: &P) -> R<Type> {
+        let span = span_of(p);
+        let inner = p.clone().into_inner().next().ok_or_else(|| internal(span.clone()))?;
+        let kind = match inner.as_rule() {
+            Rule::kw_int => TypeKind::Int,
+            Rule::kw_bool => TypeKind::Bool,
+            Rule::ident => TypeKind::Class(inner.as_str().to_string()),
+            _ => return Err(internal(span)),
+        };
+        Ok(Type { kind, span })
+    }
+
+    fn field(&self, p: P) -> R<Field> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        let ty = self.ty(&k.expect(Rule::ty)?)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        Ok(Field { ty, name, span })
+    }
+
+    fn params(&self, p: P) -> R<Vec<Param>> {
+        let mut out = Vec::new();
+        for q in p.into_inner() {
+            if q.as_rule() == Rule::param {
+                let mut k = Kids::of(q);
+                let ty = self.ty(&k.expect(Rule::ty)?)?;
+                let name = ident(&k.expect(Rule::ident)?);
+                out.push(Param { ty, name });
+            }
+        }
+        Ok(out)
+    }
+
+    /// `( params )`: the parameters, from the `lparen` on.
+    fn param_list(&self, k: &mut Kids) -> R<Vec<Param>> {
+        k.expect(Rule::lparen)?;
+        let params = self.params(k.expect(Rule::params)?)?;
+        k.expect(Rule::rparen)?;
+        Ok(params)
+    }
+
+    /// The expression of a `requires`, `ensures` or `invariant` clause.
+    fn clause(&self, p: P) -> R<Expr> {
+        let mut k = Kids::of(p);
+        k.next()?;
+        expr::expr(self, k.expect(Rule::expr)?, 0)
+    }
+
+    /// Contract clauses and the body of a constructor or method.
+    fn contract_and_body(&self, k: &mut Kids) -> R<(Vec<Expr>, Vec<Expr>, Block)> {
+        let mut requires = Vec::new();
+        let mut ensures = Vec::new();
+        loop {
+            if let Some(c) = k.eat(Rule::requires_clause) {
+                requires.push(self.clause(c)?);
+            } else if let Some(c) = k.eat(Rule::ensures_clause) {
+                ensures.push(self.clause(c)?);
+            } else {
+                break;
+            }
+        }
+        let body = self.block(k.expect(Rule::block)?, 1)?;
+        Ok((requires, ensures, body))
+    }
+
+    fn constructor(&self, p: P, class: &str) -> R<Method> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        let name = ident(&k.expect(Rule::ident)?);
+        if name.name != class {
+            return Err(at_token(
+                self.src,
+                k.peek_start().unwrap_or(name.span.end),
+                "identifier",
+                &format!(
+                    "a constructor of `{class}` must be named `{class}`; a method needs a return type"
+                ),
+            ));
+        }
+        let params = self.param_list(&mut k)?;
+        let (requires, ensures, body) = self.contract_and_body(&mut k)?;
+        Ok(Method {
+            name,
+            is_static: false,
+            is_constructor: true,
+            ret: None,
+            params,
+            requires,
+            ensures,
+            body,
+            span,
+        })
+    }
+
+    fn method(&self, p: P) -> R<Method> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        let is_static = k.eat(Rule::kw_static).is_some();
+        let ret = match k.eat(Rule::kw_void) {
+            Some(_) => None,
+            None => Some(self.ty(&k.expect(Rule::ty)?)?),
+        };
+        let name = ident(&k.expect(Rule::ident)?);
+        let params = self.param_list(&mut k)?;
+        let (requires, ensures, body) = self.contract_and_body(&mut k)?;
+        Ok(Method {
+            name,
+            is_static,
+            is_constructor: false,
+            ret,
+            params,
+            requires,
+            ensures,
+            body,
+            span,
+        })
+    }
+
+    /// `{ return e; }` at the end of a pure method or predicate.
+    fn return_body(&self, k: &mut Kids) -> R<Expr> {
+        k.expect(Rule::lbrace)?;
+        k.expect(Rule::kw_return)?;
+        expr::expr(self, k.expect(Rule::expr)?, 0)
+    }
+
+    fn pure(&self, p: P) -> R<Pure> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        let is_static = k.eat(Rule::kw_static).is_some();
+        k.expect(Rule::kw_pure)?;
+        let ret = self.ty(&k.expect(Rule::ty)?)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        let params = self.param_list(&mut k)?;
+        let mut requires = Vec::new();
+        while let Some(c) = k.eat(Rule::requires_clause) {
+            requires.push(self.clause(c)?);
+        }
+        let body = self.return_body(&mut k)?;
+        Ok(Pure {
+            name,
+            is_static,
+            ret,
+            params,
+            requires,
+            body,
+            span,
+        })
+    }
+
+    fn predicate(&self, p: P) -> R<Predicate> {
+        let span = span_of(&p);
+        let mut k = Kids::of(p);
+        k.expect(Rule::kw_predicate)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        let params = self.param_list(&mut k)?;
+        let body = self.return_body(&mut k)?;
+        Ok(Predicate {
+            name,
+            params,
+            body,
+            span,
+        })
+    }
+
+    /// A block at nesting level `depth` (a method body is level 1).
+    fn block(&self, p: P, depth: usize) -> R<Block> {
+        let span = span_of(&p);
+        if depth > MAX_NESTING {
+            return Err(too_deep(span.start..span.start + 1));
+        }
+        let mut stmts = Vec::new();
+        for s in p.into_inner() {
+            if s.as_rule() == Rule::stmt {
+                stmts.push(self.stmt(s, depth)?);
+            }
+        }
+        Ok(Block { stmts, span })
+    }
+
+    fn stmt(&self, p: P, depth: usize) -> R<Stmt> {
+        let span = span_of(&p);
+        let s = p.into_inner().next().ok_or_else(|| internal(span.clone()))?;
+        let rule = s.as_rule();
+        if rule == Rule::if_stmt {
+            return self.if_stmt(s, depth);
+        }
+        let mut k = Kids::of(s);
+        let kind = match rule {
+            Rule::while_stmt => {
+                k.expect(Rule::kw_while)?;
+                let cond = self.paren_cond(&mut k)?;
+                let mut invariants = Vec::new();
+                while let Some(c) = k.eat(Rule::invariant_clause) {
+                    invariants.push(self.clause(c)?);
+                }
+                let body = self.block(k.expect(Rule::block)?, depth + 1)?;
+                StmtKind::While {
+                    cond,
+                    invariants,
+                    body,
+                }
+            }
+            Rule::assert_stmt => StmtKind::Assert(self.keyword_expr(&mut k)?),
+            Rule::assume_stmt => StmtKind::Assume(self.keyword_expr(&mut k)?),
+            Rule::join_stmt => StmtKind::Join(self.keyword_expr(&mut k)?),
+            Rule::return_stmt => {
+                k.expect(Rule::kw_return)?;
+                match k.eat(Rule::expr) {
+                    Some(e) => StmtKind::Return(Some(expr::expr(self, e, 0)?)),
+                    None => StmtKind::Return(None),
+                }
+            }
+            Rule::open_stmt => StmtKind::Open(self.keyword_call(&mut k, "open")?),
+            Rule::close_stmt => StmtKind::Close(self.keyword_call(&mut k, "close")?),
+            Rule::use_stmt => StmtKind::Use(self.keyword_call(&mut k, "use")?),
+            Rule::local_stmt => {
+                let ty = self.ty(&k.expect(Rule::ty)?)?;
+                let name = ident(&k.expect(Rule::ident)?);
+                let init = match k.eat(Rule::assign) {
+                    Some(_) => Some(expr::expr(self, k.expect(Rule::expr)?, 0)?),
+                    None => None,
+                };
+                StmtKind::Local { ty, name, init }
+            }
+            Rule::simple_stmt => self.simple_stmt(&mut k)?,
+            _ => return Err(internal(span)),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    /// `( e )` after `if` or `while`.
+    fn paren_cond(&self, k: &mut Kids) -> R<Expr> {
+        k.expect(Rule::lparen)?;
+        let cond = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+        k.expect(Rule::rparen)?;
+        Ok(cond)
+    }
+
+    /// `kw e ;`
+    fn keyword_expr(&self, k: &mut Kids) -> R<Expr> {
+        k.next()?;
+        expr::expr(self, k.expect(Rule::expr)?, 0)
+    }
+
+    /// `open/close/use e.q(args) ;`
+    fn keyword_call(&self, k: &mut Kids, kw: &str) -> R<Expr> {
+        k.next()?;
+        let target = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+        let semi = k.expect(Rule::semi)?;
+        let what = if kw == "use" {
+            "a pure method call, like `use p(x);`"
+        } else {
+            "a predicate instance, like `open valid();`"
+        };
+        self.require_call(target, semi.as_span().start(), &format!("`{kw}` takes {what}"))
+    }
+
+    /// Checks that `b` is a call; otherwise reports the token at `next`.
+    pub fn require_call(&self, b: Built, next: usize, help: &str) -> R<Expr> {
+        match b.expr.kind {
+            ExprKind::Call(_) => Ok(b.expr),
+            ExprKind::Name(_) | ExprKind::Field { .. } => {
+                Err(at_token(self.src, next, "`(`", help))
+            }
+            _ => Err(at_token(self.src, next, "`.`", help)),
+        }
+    }
+
+    /// `x = e;`, `e.f = e;` or `call;`.
+    fn simple_stmt(&self, k: &mut Kids) -> R<StmtKind> {
+        let lhs = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+        if let Some(eq) = k.eat(Rule::assign) {
+            let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+            return match lhs.expr.kind {
+                ExprKind::Name(target) => Ok(StmtKind::Assign { target, value }),
+                ExprKind::Field { .. } => Ok(StmtKind::FieldAssign {
+                    target: lhs.expr,
+                    value,
+                }),
+                _ => {
+                    let (span, _) = crate::syntax::scan::token_at(self.src, eq.as_span().start());
+                    Err(Diagnostic::new(
+                        crate::diag::Kind::Parse,
+                        span,
+                        "invalid left-hand side of assignment",
+                    )
+                    .with_label("cannot assign to this")
+                    .with_related(lhs.expr.span, "this is not a variable or a field")
+                    .with_help("only a variable `x` or a field `e.f` can be assigned"))
+                }
+            };
+        }
+        let semi = k.expect(Rule::semi)?;
+        match lhs.expr.kind {
+            ExprKind::Call(_) => Ok(StmtKind::Call(lhs.expr)),
+            ExprKind::New { .. } => Err(at_token(
+                self.src,
+                semi.as_span().start(),
+                "`=` or a method call",
+                "assign the new object: `C x = new C(...);`",
+            )),
+            _ => Err(at_token(
+                self.src,
+                semi.as_span().start(),
+                "`=` or a method call",
+                "a statement that is an expression must be a method call, like `x.m();`",
+            )),
+        }
+    }
+
+    /// `if (c) {..} else if (c) {..} ... else {..}`: the chain is a flat
+    /// repetition in the grammar and nested `else` blocks in the tree.
+    fn if_stmt(&self, p: P, depth: usize) -> R<Stmt> {
+        let span = span_of(&p);
+        let mut links: Vec<(usize, Expr, Block)> = Vec::new();
+        let mut els: Option<Block> = None;
+        let mut k = Kids::of(p);
+        let kw = k.expect(Rule::kw_if)?;
+        let cond = self.paren_cond(&mut k)?;
+        let then = self.block(k.expect(Rule::block)?, depth + 1)?;
+        links.push((kw.as_span().start(), cond, then));
+        while let Some(e) = k.eat(Rule::else_if) {
+            let mut ek = Kids::of(e);
+            ek.expect(Rule::kw_else)?;
+            let kw = ek.expect(Rule::kw_if)?;
+            let level = depth + links.len();
+            if level > MAX_NESTING {
+                return Err(too_deep(span_of(&kw)));
+            }
+            let cond = self.paren_cond(&mut ek)?;
+            let then = self.block(ek.expect(Rule::block)?, level + 1)?;
+            links.push((kw.as_span().start(), cond, then));
+        }
+        if let Some(e) = k.eat(Rule::else_block) {
+            let mut ek = Kids::of(e);
+            ek.expect(Rule::kw_else)?;
+            els = Some(self.block(ek.expect(Rule::block)?, depth + links.len())?);
+        }
+        while let Some((start, cond, then)) = links.pop() {
+            let kind = StmtKind::If { cond, then, els };
+            if links.is_empty() {
+                return Ok(Stmt { kind, span });
+            }
+            let inner = start..span.end;
+            els = Some(Block {
+                stmts: vec![Stmt {
+                    kind,
+                    span: inner.clone(),
+                }],
+                span: inner,
+            });
+        }
+        Err(internal(span))
+    }
+}

@@ -1,0 +1,361 @@
+//! The library API every front end uses: source text in, a report out.
+//!
+//! Members are verified in parallel, one Z3 context per thread and a fresh
+//! solver per member (so results never depend on scheduling), on threads
+//! with large stacks: continuations nest once per statement.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::diag::{Diagnostic, Kind};
+use crate::solver::Solver;
+use crate::symbolic::ctx::{Ctx, Failure};
+use crate::symbolic::program::ProgramInfo;
+use crate::symbolic::state::store_to_string;
+use crate::symbolic::validity;
+use crate::syntax::ast::Span;
+
+/// Stack for verifier threads; untouched pages cost nothing.
+const STACK_BYTES: usize = 1 << 30;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Per-query Z3 timeout in milliseconds.
+    pub timeout_ms: u32,
+    /// Verifier threads (0: one per core).
+    pub jobs: usize,
+    /// Keep the SMT-LIB text of every query.
+    pub smt_log: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            timeout_ms: 5000,
+            jobs: 0,
+            smt_log: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Stopped at a syntax error.
+    Parse,
+    /// Stopped at name or type errors.
+    Check,
+    /// Verification ran.
+    Verified,
+}
+
+#[derive(Clone, Debug)]
+pub struct TraceStep {
+    pub span: Span,
+    pub what: String,
+    pub heap: Vec<String>,
+    pub store: String,
+    pub pc: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ErrorReport {
+    pub diag: Diagnostic,
+    /// `Class.member` where the error was found (empty for parse errors).
+    pub member: String,
+    pub trace: Vec<TraceStep>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberKind {
+    Method,
+    Constructor,
+    Pure,
+    Predicate,
+}
+
+#[derive(Clone, Debug)]
+pub struct MemberReport {
+    pub name: String,
+    pub kind: MemberKind,
+    pub span: Span,
+    pub errors: Vec<ErrorReport>,
+    pub millis: f64,
+    pub queries: u64,
+    pub smt_log: Option<String>,
+}
+
+impl MemberReport {
+    pub fn verified(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub path: String,
+    pub source: String,
+    pub stage: Stage,
+    /// Every error, in source order (members' errors included).
+    pub errors: Vec<ErrorReport>,
+    pub members: Vec<MemberReport>,
+}
+
+impl FileReport {
+    pub fn ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// Parses, checks and verifies one file.
+pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
+    let src = source.to_string();
+    let front = on_big_stack(move || {
+        let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
+        let errors = crate::check::check(&mut program);
+        if errors.is_empty() { Ok(program) } else { Err(errors) }
+    });
+    let mut report = FileReport {
+        path: path.to_string(),
+        source: source.to_string(),
+        stage: Stage::Verified,
+        errors: Vec::new(),
+        members: Vec::new(),
+    };
+    let program = match front {
+        Ok(Ok(p)) => p,
+        Ok(Err(errors)) => {
+            report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) { Stage::Parse } else { Stage::Check };
+            report.errors = errors.into_iter().map(plain_error).collect();
+            return report;
+        }
+        Err(msg) => {
+            report.stage = Stage::Check;
+            report.errors.push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
+            return report;
+        }
+    };
+    report.members = verify_program(program, source, opts);
+    let mut errors: Vec<ErrorReport> = report.members.iter().flat_map(|m| m.errors.iter().cloned()).collect();
+    errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
+    errors.dedup_by(|a, b| a.diag.kind == b.diag.kind && a.diag.span == b.diag.span);
+    report.errors = errors;
+    report
+}
+
+fn plain_error(diag: Diagnostic) -> ErrorReport {
+    ErrorReport {
+        diag,
+        member: String::new(),
+        trace: Vec::new(),
+    }
+}
+
+/// Runs `f` on a thread with a large stack; a panic becomes an error message.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(f)
+        .map_err(|e| format!("cannot start a verifier thread: {e}"))?;
+    handle
+        .join()
+        .map_err(|p| format!("internal error: {}", panic_message(&p)))
+}
+
+fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+struct Member {
+    name: String,
+    kind: MemberKind,
+    span: Span,
+    class: String,
+    member: String,
+}
+
+fn members(info: &ProgramInfo) -> Vec<Member> {
+    let mut out = Vec::new();
+    for class in &info.program.classes {
+        let c = &class.name.name;
+        for m in &class.methods {
+            out.push(Member {
+                name: format!("{c}.{}", m.name.name),
+                kind: if m.is_constructor { MemberKind::Constructor } else { MemberKind::Method },
+                span: m.span.clone(),
+                class: c.clone(),
+                member: m.name.name.clone(),
+            });
+        }
+        for p in &class.pures {
+            out.push(Member {
+                name: format!("{c}.{}", p.name.name),
+                kind: MemberKind::Pure,
+                span: p.span.clone(),
+                class: c.clone(),
+                member: p.name.name.clone(),
+            });
+        }
+        for q in &class.predicates {
+            out.push(Member {
+                name: format!("{c}.{}", q.name.name),
+                kind: MemberKind::Predicate,
+                span: q.span.clone(),
+                class: c.clone(),
+                member: q.name.name.clone(),
+            });
+        }
+    }
+    out.sort_by_key(|m| m.span.start);
+    out
+}
+
+/// Verifies every member of a checked program; reports in source order.
+pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: &Options) -> Vec<MemberReport> {
+    let info = Arc::new(ProgramInfo::new(program));
+    let members = Arc::new(members(&info));
+    let source: Arc<str> = source.into();
+    let results: Arc<Mutex<Vec<Option<MemberReport>>>> = Arc::new(Mutex::new(vec![None; members.len()]));
+    let next = Arc::new(AtomicUsize::new(0));
+    let jobs = match opts.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .clamp(1, members.len().max(1));
+    let mut handles = Vec::new();
+    for _ in 0..jobs {
+        let (info, members, source, results, next, opts) =
+            (info.clone(), members.clone(), source.clone(), results.clone(), next.clone(), opts.clone());
+        let spawned = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || {
+            let z3 = z3::Context::new(&z3::Config::new());
+            let funs = info.fun_decls();
+            loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(m) = members.get(i) else { break };
+                let report = verify_member(&z3, &info, &source, &funs, m, &opts);
+                if let Ok(mut r) = results.lock() {
+                    r[i] = Some(report);
+                }
+            }
+        });
+        match spawned {
+            Ok(h) => handles.push(h),
+            Err(_) if !handles.is_empty() => break,
+            Err(e) => {
+                return vec![MemberReport {
+                    name: String::new(),
+                    kind: MemberKind::Method,
+                    span: 0..0,
+                    errors: vec![plain_error(Diagnostic::new(Kind::Type, 0..0, format!("cannot start a verifier thread: {e}")))],
+                    millis: 0.0,
+                    queries: 0,
+                    smt_log: None,
+                }];
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let results = results.lock().map(|r| r.clone()).unwrap_or_default();
+    results
+        .into_iter()
+        .zip(members.iter())
+        .map(|(r, m)| {
+            r.unwrap_or_else(|| MemberReport {
+                name: m.name.clone(),
+                kind: m.kind,
+                span: m.span.clone(),
+                errors: vec![internal_error(m, "the verifier thread stopped")],
+                millis: 0.0,
+                queries: 0,
+                smt_log: None,
+            })
+        })
+        .collect()
+}
+
+fn internal_error(m: &Member, why: &str) -> ErrorReport {
+    ErrorReport {
+        diag: Diagnostic::new(Kind::Type, m.span.clone(), format!("internal error while verifying `{}`: {why}", m.name)),
+        member: m.name.clone(),
+        trace: Vec::new(),
+    }
+}
+
+fn verify_member(
+    z3: &z3::Context,
+    info: &Arc<ProgramInfo>,
+    source: &Arc<str>,
+    funs: &[crate::solver::FunDecl],
+    m: &Member,
+    opts: &Options,
+) -> MemberReport {
+    let start = Instant::now();
+    let solver = Solver::new(z3, funs, opts.timeout_ms, opts.smt_log);
+    let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+    let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
+        MemberKind::Method | MemberKind::Constructor => {
+            if let Some(mi) = info.method(&m.class, &m.member) {
+                validity::check_method(&mut ctx, mi);
+            }
+        }
+        MemberKind::Pure => {
+            if let Some(p) = info.pure_method(&m.class, &m.member) {
+                validity::check_pure(&mut ctx, p);
+            }
+        }
+        MemberKind::Predicate => {
+            if let Some(q) = info.predicate(&m.class, &m.member) {
+                validity::check_predicate(&mut ctx, q);
+            }
+        }
+    }));
+    let mut errors: Vec<ErrorReport> = ctx.failures.drain(..).map(|f| render_failure(&m.name, f)).collect();
+    if let Err(p) = run {
+        errors.push(internal_error(m, &panic_message(&p)));
+    }
+    errors.sort_by_key(|e| e.diag.span.start);
+    let queries = ctx.solver.queries;
+    let smt_log = ctx.solver.take_log().map(|log| format!("; Sift: {}\n{log}", m.name));
+    MemberReport {
+        name: m.name.clone(),
+        kind: m.kind,
+        span: m.span.clone(),
+        errors,
+        millis: start.elapsed().as_secs_f64() * 1000.0,
+        queries,
+        smt_log,
+    }
+}
+
+fn render_failure(member: &str, f: Failure) -> ErrorReport {
+    let mut trace: Vec<TraceStep> = f
+        .trace
+        .steps()
+        .iter()
+        .map(|step| TraceStep {
+            span: step.span.clone(),
+            what: step.what.clone(),
+            heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
+            store: store_to_string(&step.store),
+            pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
+        })
+        .collect();
+    trace.push(TraceStep {
+        span: f.diag.span.clone(),
+        what: format!("fails: {}", f.diag.message),
+        heap: f.state.heap.iter().map(|(_, c)| c.to_string()).collect(),
+        store: store_to_string(&f.state.store),
+        pc: f.state.pc.facts().iter().map(|t| t.to_string()).collect(),
+    });
+    ErrorReport {
+        diag: f.diag,
+        member: member.to_string(),
+        trace,
+    }
+}
