@@ -79,6 +79,7 @@ fn main() -> ExitCode {
                 timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
                 jobs,
                 smt_log: smt_log.is_some(),
+                keep_steps: false,
             };
             verify(&files, &opts, as_json, trace, smt_log.as_deref())
         }

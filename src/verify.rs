@@ -4,6 +4,7 @@
 //! solver per member (so results never depend on scheduling), on threads
 //! with large stacks: continuations nest once per statement.
 
+use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,7 +14,7 @@ use crate::diag::{Diagnostic, Kind};
 use crate::solver::Solver;
 use crate::symbolic::ctx::{Ctx, Failure};
 use crate::symbolic::program::ProgramInfo;
-use crate::symbolic::state::store_to_string;
+use crate::symbolic::state::Step;
 use crate::symbolic::validity;
 use crate::syntax::ast::Span;
 
@@ -28,6 +29,9 @@ pub struct Options {
     pub jobs: usize,
     /// Keep the SMT-LIB text of every query.
     pub smt_log: bool,
+    /// Keep every step of every path (`MemberReport::tree`), for stepping
+    /// through the execution and for hovers; errors always keep their path.
+    pub keep_steps: bool,
 }
 
 impl Default for Options {
@@ -36,6 +40,7 @@ impl Default for Options {
             timeout_ms: 5000,
             jobs: 0,
             smt_log: false,
+            keep_steps: false,
         }
     }
 }
@@ -55,8 +60,16 @@ pub struct TraceStep {
     pub span: Span,
     pub what: String,
     pub heap: Vec<String>,
-    pub store: String,
+    /// Variable and value, in name order.
+    pub store: Vec<(String, String)>,
     pub pc: Vec<String>,
+}
+
+/// A step in the symbolic execution tree of a member.
+#[derive(Clone, Debug)]
+pub struct TreeNode {
+    pub parent: Option<usize>,
+    pub step: TraceStep,
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +78,9 @@ pub struct ErrorReport {
     /// `Class.member` where the error was found (empty for parse errors).
     pub member: String,
     pub trace: Vec<TraceStep>,
+    /// Values from a Z3 model of the failing path, in program terms
+    /// (`x` → `5`, `c.f` → `null`), for facts that might not hold.
+    pub counterexample: Vec<(String, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +97,9 @@ pub struct MemberReport {
     pub kind: MemberKind,
     pub span: Span,
     pub errors: Vec<ErrorReport>,
+    /// The execution tree, parents before children (empty unless
+    /// `Options::keep_steps`).
+    pub tree: Vec<TreeNode>,
     pub millis: f64,
     pub queries: u64,
     pub smt_log: Option<String>,
@@ -149,6 +168,7 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
         diag,
         member: String::new(),
         trace: Vec::new(),
+        counterexample: Vec::new(),
     }
 }
 
@@ -251,6 +271,7 @@ pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: 
                     kind: MemberKind::Method,
                     span: 0..0,
                     errors: vec![plain_error(Diagnostic::new(Kind::Type, 0..0, format!("cannot start a verifier thread: {e}")))],
+                    tree: Vec::new(),
                     millis: 0.0,
                     queries: 0,
                     smt_log: None,
@@ -271,6 +292,7 @@ pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: 
                 kind: m.kind,
                 span: m.span.clone(),
                 errors: vec![internal_error(m, "the verifier thread stopped")],
+                tree: Vec::new(),
                 millis: 0.0,
                 queries: 0,
                 smt_log: None,
@@ -284,6 +306,7 @@ fn internal_error(m: &Member, why: &str) -> ErrorReport {
         diag: Diagnostic::new(Kind::Type, m.span.clone(), format!("internal error while verifying `{}`: {why}", m.name)),
         member: m.name.clone(),
         trace: Vec::new(),
+        counterexample: Vec::new(),
     }
 }
 
@@ -298,6 +321,9 @@ fn verify_member(
     let start = Instant::now();
     let solver = Solver::new(z3, funs, opts.timeout_ms, opts.smt_log);
     let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+    if opts.keep_steps {
+        ctx.all_steps = Some(Vec::new());
+    }
     let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
         MemberKind::Method | MemberKind::Constructor => {
             if let Some(mi) = info.method(&m.class, &m.member) {
@@ -320,6 +346,7 @@ fn verify_member(
         errors.push(internal_error(m, &panic_message(&p)));
     }
     errors.sort_by_key(|e| e.diag.span.start);
+    let tree = ctx.all_steps.take().map(|steps| render_tree(&steps)).unwrap_or_default();
     let queries = ctx.solver.queries;
     let smt_log = ctx.solver.take_log().map(|log| format!("; Sift: {}\n{log}", m.name));
     MemberReport {
@@ -327,35 +354,48 @@ fn verify_member(
         kind: m.kind,
         span: m.span.clone(),
         errors,
+        tree,
         millis: start.elapsed().as_secs_f64() * 1000.0,
         queries,
         smt_log,
     }
 }
 
+fn render_step(step: &Step) -> TraceStep {
+    TraceStep {
+        span: step.span.clone(),
+        what: step.what.clone(),
+        heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
+        store: step.store.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
+    }
+}
+
 fn render_failure(member: &str, f: Failure) -> ErrorReport {
-    let mut trace: Vec<TraceStep> = f
-        .trace
-        .steps()
-        .iter()
-        .map(|step| TraceStep {
-            span: step.span.clone(),
-            what: step.what.clone(),
-            heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
-            store: store_to_string(&step.store),
-            pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
-        })
-        .collect();
-    trace.push(TraceStep {
-        span: f.diag.span.clone(),
-        what: format!("fails: {}", f.diag.message),
-        heap: f.state.heap.iter().map(|(_, c)| c.to_string()).collect(),
-        store: store_to_string(&f.state.store),
-        pc: f.state.pc.facts().iter().map(|t| t.to_string()).collect(),
-    });
     ErrorReport {
         diag: f.diag,
         member: member.to_string(),
-        trace,
+        trace: f.trace.steps().iter().map(|s| render_step(s)).collect(),
+        counterexample: f.counterexample,
     }
+}
+
+/// Numbers the recorded steps; a parent always precedes its children
+/// because a step is recorded after the one it extends.
+fn render_tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(steps.len());
+    for step in steps {
+        let key = Arc::as_ptr(step) as usize;
+        if index.contains_key(&key) {
+            continue;
+        }
+        let parent = step.parent.as_ref().and_then(|p| index.get(&(Arc::as_ptr(p) as usize)).copied());
+        index.insert(key, out.len());
+        out.push(TreeNode {
+            parent,
+            step: render_step(step),
+        });
+    }
+    out
 }

@@ -22,7 +22,9 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
         .iter()
         .map(|s| {
             let (l, c) = line_col(&report.source, s.span.start);
-            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": s.store, "path_condition": s.pc})
+            let store: serde_json::Map<String, Value> =
+                s.store.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store, "path_condition": s.pc})
         })
         .collect();
     json!({

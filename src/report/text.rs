@@ -68,7 +68,8 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
         let (line, _) = crate::diag::line_col(&report.source, step.span.start);
         out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
         out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
-        out.push_str(&format!("       store: {}\n", step.store));
+        let store: Vec<String> = step.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
+        out.push_str(&format!("       store: [{}]\n", store.join(", ")));
         out.push_str(&format!("       pc:    {{{}}}\n", step.pc.join(", ")));
     }
     out

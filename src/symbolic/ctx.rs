@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::program::ProgramInfo;
-use super::state::{Obligation, State, Trace};
+use super::state::{Obligation, State, Step, Trace};
 use super::term::{Sort, Term, VarKind};
 use crate::diag::{Diagnostic, Kind};
 use crate::solver::{Answer, Solver};
@@ -21,6 +21,7 @@ pub struct Failure {
     pub diag: Diagnostic,
     pub trace: Trace,
     pub state: State,
+    pub counterexample: Vec<(String, String)>,
 }
 
 pub struct Ctx<'z> {
@@ -43,6 +44,9 @@ pub struct Ctx<'z> {
     gave_up: Option<String>,
     /// Locals and parameters the current method assigns (for `join`).
     pub assigned: std::collections::BTreeSet<String>,
+    /// Every recorded step of every path, when the whole execution tree is
+    /// wanted (stepping, hover); failures only keep their own path otherwise.
+    pub all_steps: Option<Vec<Arc<Step>>>,
 }
 
 impl<'z> Ctx<'z> {
@@ -62,6 +66,15 @@ impl<'z> Ctx<'z> {
             next_unit: 1,
             gave_up: None,
             assigned: Default::default(),
+            all_steps: None,
+        }
+    }
+
+    /// Records the state `s` reached at `span` as a step of its path.
+    pub fn record(&mut self, s: &mut State, span: Span, what: impl Into<String>) {
+        s.record(span, what);
+        if let (Some(all), Some(step)) = (self.all_steps.as_mut(), s.trace.last()) {
+            all.push(step);
         }
     }
 
@@ -178,10 +191,14 @@ impl<'z> Ctx<'z> {
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
+            let mut at_failure = s.clone();
+            let what = format!("fails: {}", diag.message);
+            self.record(&mut at_failure, diag.span.clone(), what);
             self.failures.push(Failure {
                 diag,
-                trace: s.trace.clone(),
+                trace: at_failure.trace.clone(),
                 state: s.clone(),
+                counterexample: Vec::new(),
             });
         }
         if lenient {
@@ -206,6 +223,7 @@ impl<'z> Ctx<'z> {
                 diag: d,
                 trace: s.trace.clone(),
                 state: s.clone(),
+                counterexample: Vec::new(),
             });
         }
     }

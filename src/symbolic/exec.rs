@@ -28,7 +28,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
     let done = |ctx: &mut Ctx, s: State| {
         let mut s = s;
         let what = ctx.text(&st.span);
-        s.record(st.span.clone(), what);
+        ctx.record(&mut s, st.span.clone(), what);
         k(ctx, s)
     };
     match &st.kind {
@@ -57,7 +57,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                     continue;
                 }
                 let mut b = s.with_fact(c);
-                b.record(cond.span.clone(), format!("{header}: {} branch", if taken { "then" } else { "else" }));
+                ctx.record(&mut b, cond.span.clone(), format!("{header}: {} branch", if taken { "then" } else { "else" }));
                 match (taken, els) {
                     (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
                     (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
@@ -90,7 +90,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             let finish = |ctx: &mut Ctx, s: State| {
                 let mut s = s;
                 let what = ctx.text(&st.span);
-                s.record(st.span.clone(), what);
+                ctx.record(&mut s, st.span.clone(), what);
                 ret(ctx, s)
             };
             match value {
@@ -324,7 +324,7 @@ fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &
                 return;
             }
             let mut s3 = s2.with_fact(tc);
-            s3.record(cond.span.clone(), format!("loop body (while {})", ctx.text(&cond.span)));
+            ctx.record(&mut s3, cond.span.clone(), format!("loop body (while {})", ctx.text(&cond.span)));
             let preserve = |ctx: &mut Ctx, end: State| {
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
                 consume(ctx, end, &inv, Some(ob), &|_, _, _| {});
@@ -342,7 +342,7 @@ fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &
         produce(ctx, after, snap, &inv, &|ctx, s1| {
             eval(ctx, s1, cond, &|ctx, s2, tc| {
                 let mut out = s2.with_fact(Term::not(tc));
-                out.record(cond.span.clone(), format!("after the loop (while {})", ctx.text(&cond.span)));
+                ctx.record(&mut out, cond.span.clone(), format!("after the loop (while {})", ctx.text(&cond.span)));
                 k(ctx, out)
             })
         })
@@ -367,7 +367,7 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     produce(ctx, joined, snap, a, &|ctx, s1| {
         let mut s1 = s1;
         let what = ctx.text(&span);
-        s1.record(span.clone(), what);
+        ctx.record(&mut s1, span.clone(), what);
         k(ctx, s1)
     })
 }

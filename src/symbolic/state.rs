@@ -159,6 +159,10 @@ pub struct Step {
 pub struct Trace(Option<Arc<Step>>);
 
 impl Trace {
+    pub fn last(&self) -> Option<Arc<Step>> {
+        self.0.clone()
+    }
+
     /// Steps oldest first.
     pub fn steps(&self) -> Vec<Arc<Step>> {
         let mut out = Vec::new();

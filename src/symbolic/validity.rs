@@ -25,7 +25,7 @@ fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], span: Span) ->
         let t = ctx.fresh(&p.name.name, sort_of(&p.ty.kind));
         s.store.insert(p.name.name.as_str().into(), t);
     }
-    s.record(span, "method entry");
+    ctx.record(&mut s, span, "method entry");
     s
 }
 
@@ -58,7 +58,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     produce(ctx, s0, snap, &m.pre, &|ctx, s1| {
         let mut s2 = s1;
         s2.old = s2.heap.clone();
-        s2.record(m.pre.span.clone(), "precondition produced");
+        ctx.record(&mut s2, m.pre.span.clone(), "precondition produced");
         ctx.unit_base = s2.clone();
         let post = |ctx: &mut Ctx, end: State| {
             let ob = Obligation::per_conjunct(Kind::PostconditionFailed);
