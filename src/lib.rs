@@ -3,10 +3,10 @@
 
 pub mod check;
 pub mod diag;
-pub mod syntax;
+pub mod report;
 pub mod solver;
 pub mod symbolic;
-pub mod report;
+pub mod syntax;
 pub mod verify;
 
 pub use verify::{FileReport, Options, verify_source};

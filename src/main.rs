@@ -92,9 +92,13 @@ enum Outcome {
 }
 
 fn read_source(path: &std::path::Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     if meta.is_dir() {
-        return Err(format!("cannot read `{}`: it is a directory", path.display()));
+        return Err(format!(
+            "cannot read `{}`: it is a directory",
+            path.display()
+        ));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -104,7 +108,8 @@ fn read_source(path: &std::path::Path) -> Result<String, String> {
             MAX_FILE_BYTES
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
@@ -115,7 +120,13 @@ fn read_source(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-fn verify(files: &[PathBuf], opts: &Options, as_json: bool, trace: bool, smt_log: Option<&std::path::Path>) -> ExitCode {
+fn verify(
+    files: &[PathBuf],
+    opts: &Options,
+    as_json: bool,
+    trace: bool,
+    smt_log: Option<&std::path::Path>,
+) -> ExitCode {
     let outcomes: Vec<Outcome> = files
         .iter()
         .map(|p| {
@@ -167,7 +178,11 @@ fn verify(files: &[PathBuf], opts: &Options, as_json: bool, trace: bool, smt_log
             })
             .collect();
         let doc = serde_json::json!({ "files": files });
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
         return ExitCode::from(status);
     }
 
@@ -193,10 +208,20 @@ fn summary(r: &FileReport) -> String {
     let n = r.members.len();
     let ok = r.members.iter().filter(|m| m.verified()).count();
     let errors = r.errors.len();
-    let plural = |n: usize, w: &str| if n == 1 { format!("{n} {w}") } else { format!("{n} {w}s") };
+    let plural = |n: usize, w: &str| {
+        if n == 1 {
+            format!("{n} {w}")
+        } else {
+            format!("{n} {w}s")
+        }
+    };
     match r.stage {
         Stage::Parse => format!("{}: syntax error; nothing was verified", r.path),
-        Stage::Check => format!("{}: {}; nothing was verified", r.path, plural(errors, "error")),
+        Stage::Check => format!(
+            "{}: {}; nothing was verified",
+            r.path,
+            plural(errors, "error")
+        ),
         Stage::Verified if errors == 0 => format!("{}: verified ({} of {n} members)", r.path, ok),
         Stage::Verified => format!(
             "{}: {} ({} of {n} members verified)",

@@ -133,7 +133,11 @@ pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
     let front = on_big_stack(move || {
         let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
         let errors = crate::check::check(&mut program);
-        if errors.is_empty() { Ok(program) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(program)
+        } else {
+            Err(errors)
+        }
     });
     let mut report = FileReport {
         path: path.to_string(),
@@ -145,18 +149,28 @@ pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
     let program = match front {
         Ok(Ok(p)) => p,
         Ok(Err(errors)) => {
-            report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) { Stage::Parse } else { Stage::Check };
+            report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) {
+                Stage::Parse
+            } else {
+                Stage::Check
+            };
             report.errors = errors.into_iter().map(plain_error).collect();
             return report;
         }
         Err(msg) => {
             report.stage = Stage::Check;
-            report.errors.push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
+            report
+                .errors
+                .push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
             return report;
         }
     };
     report.members = verify_program(program, source, opts);
-    let mut errors: Vec<ErrorReport> = report.members.iter().flat_map(|m| m.errors.iter().cloned()).collect();
+    let mut errors: Vec<ErrorReport> = report
+        .members
+        .iter()
+        .flat_map(|m| m.errors.iter().cloned())
+        .collect();
     errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
     errors.dedup_by(|a, b| a.diag.kind == b.diag.kind && a.diag.span == b.diag.span);
     report.errors = errors;
@@ -205,7 +219,11 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
         for m in &class.methods {
             out.push(Member {
                 name: format!("{c}.{}", m.name.name),
-                kind: if m.is_constructor { MemberKind::Constructor } else { MemberKind::Method },
+                kind: if m.is_constructor {
+                    MemberKind::Constructor
+                } else {
+                    MemberKind::Method
+                },
                 span: m.span.clone(),
                 class: c.clone(),
                 member: m.name.name.clone(),
@@ -235,11 +253,16 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
 }
 
 /// Verifies every member of a checked program; reports in source order.
-pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: &Options) -> Vec<MemberReport> {
+pub fn verify_program(
+    program: crate::syntax::ast::Program,
+    source: &str,
+    opts: &Options,
+) -> Vec<MemberReport> {
     let info = Arc::new(ProgramInfo::new(program));
     let members = Arc::new(members(&info));
     let source: Arc<str> = source.into();
-    let results: Arc<Mutex<Vec<Option<MemberReport>>>> = Arc::new(Mutex::new(vec![None; members.len()]));
+    let results: Arc<Mutex<Vec<Option<MemberReport>>>> =
+        Arc::new(Mutex::new(vec![None; members.len()]));
     let next = Arc::new(AtomicUsize::new(0));
     let jobs = match opts.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -248,20 +271,28 @@ pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: 
     .clamp(1, members.len().max(1));
     let mut handles = Vec::new();
     for _ in 0..jobs {
-        let (info, members, source, results, next, opts) =
-            (info.clone(), members.clone(), source.clone(), results.clone(), next.clone(), opts.clone());
-        let spawned = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || {
-            let z3 = z3::Context::new(&z3::Config::new());
-            let funs = info.fun_decls();
-            loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(m) = members.get(i) else { break };
-                let report = verify_member(&z3, &info, &source, &funs, m, &opts);
-                if let Ok(mut r) = results.lock() {
-                    r[i] = Some(report);
+        let (info, members, source, results, next, opts) = (
+            info.clone(),
+            members.clone(),
+            source.clone(),
+            results.clone(),
+            next.clone(),
+            opts.clone(),
+        );
+        let spawned = std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn(move || {
+                let z3 = z3::Context::new(&z3::Config::new());
+                let funs = info.fun_decls();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(m) = members.get(i) else { break };
+                    let report = verify_member(&z3, &info, &source, &funs, m, &opts);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(report);
+                    }
                 }
-            }
-        });
+            });
         match spawned {
             Ok(h) => handles.push(h),
             Err(_) if !handles.is_empty() => break,
@@ -270,7 +301,11 @@ pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: 
                     name: String::new(),
                     kind: MemberKind::Method,
                     span: 0..0,
-                    errors: vec![plain_error(Diagnostic::new(Kind::Type, 0..0, format!("cannot start a verifier thread: {e}")))],
+                    errors: vec![plain_error(Diagnostic::new(
+                        Kind::Type,
+                        0..0,
+                        format!("cannot start a verifier thread: {e}"),
+                    ))],
                     tree: Vec::new(),
                     millis: 0.0,
                     queries: 0,
@@ -303,7 +338,11 @@ pub fn verify_program(program: crate::syntax::ast::Program, source: &str, opts: 
 
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
-        diag: Diagnostic::new(Kind::Type, m.span.clone(), format!("internal error while verifying `{}`: {why}", m.name)),
+        diag: Diagnostic::new(
+            Kind::Type,
+            m.span.clone(),
+            format!("internal error while verifying `{}`: {why}", m.name),
+        ),
         member: m.name.clone(),
         trace: Vec::new(),
         counterexample: Vec::new(),
@@ -341,14 +380,25 @@ fn verify_member(
             }
         }
     }));
-    let mut errors: Vec<ErrorReport> = ctx.failures.drain(..).map(|f| render_failure(&m.name, f)).collect();
+    let mut errors: Vec<ErrorReport> = ctx
+        .failures
+        .drain(..)
+        .map(|f| render_failure(&m.name, f))
+        .collect();
     if let Err(p) = run {
         errors.push(internal_error(m, &panic_message(&p)));
     }
     errors.sort_by_key(|e| e.diag.span.start);
-    let tree = ctx.all_steps.take().map(|steps| render_tree(&steps)).unwrap_or_default();
+    let tree = ctx
+        .all_steps
+        .take()
+        .map(|steps| render_tree(&steps))
+        .unwrap_or_default();
     let queries = ctx.solver.queries;
-    let smt_log = ctx.solver.take_log().map(|log| format!("; Sift: {}\n{log}", m.name));
+    let smt_log = ctx
+        .solver
+        .take_log()
+        .map(|log| format!("; Sift: {}\n{log}", m.name));
     MemberReport {
         name: m.name.clone(),
         kind: m.kind,
@@ -366,7 +416,11 @@ fn render_step(step: &Step) -> TraceStep {
         span: step.span.clone(),
         what: step.what.clone(),
         heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
-        store: step.store.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        store: step
+            .store
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
     }
 }
@@ -390,7 +444,10 @@ fn render_tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
         if index.contains_key(&key) {
             continue;
         }
-        let parent = step.parent.as_ref().and_then(|p| index.get(&(Arc::as_ptr(p) as usize)).copied());
+        let parent = step
+            .parent
+            .as_ref()
+            .and_then(|p| index.get(&(Arc::as_ptr(p) as usize)).copied());
         index.insert(key, out.len());
         out.push(TreeNode {
             parent,

@@ -10,7 +10,9 @@ use sift::diag::{Kind, line_col};
 use sift::{Options, verify_source};
 
 fn sift_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let p = entry.path();
         if p.is_dir() {
@@ -49,21 +51,39 @@ fn check_file(path: &Path) -> Result<(), String> {
     let mut got = BTreeMap::new();
     for e in &report.errors {
         let (line, _) = line_col(&source, e.diag.span.start);
-        *got.entry((e.diag.kind.as_str().to_string(), line)).or_insert(0) += 1;
+        *got.entry((e.diag.kind.as_str().to_string(), line))
+            .or_insert(0) += 1;
     }
     if got == want {
         return Ok(());
     }
     let show = |m: &BTreeMap<(String, usize), usize>| {
         m.iter()
-            .map(|((k, l), n)| format!("{k}@{l}{}", if *n > 1 { format!("x{n}") } else { String::new() }))
+            .map(|((k, l), n)| {
+                format!(
+                    "{k}@{l}{}",
+                    if *n > 1 {
+                        format!("x{n}")
+                    } else {
+                        String::new()
+                    }
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
     let messages: Vec<String> = report
         .errors
         .iter()
-        .map(|e| format!("    line {}: {} — {} {:?}", line_col(&source, e.diag.span.start).0, e.diag.kind, e.diag.message, e.diag.notes))
+        .map(|e| {
+            format!(
+                "    line {}: {} — {} {:?}",
+                line_col(&source, e.diag.span.start).0,
+                e.diag.kind,
+                e.diag.message,
+                e.diag.notes
+            )
+        })
         .collect();
     Err(format!(
         "expected [{}]\n  got      [{}]\n{}",
@@ -82,13 +102,19 @@ fn run_dir(dir: &str, require_clean: bool) {
     let only = std::env::var("SIFT_TEST_FILTER").ok();
     let mut failures = Vec::new();
     for f in &files {
-        if only.as_ref().is_some_and(|o| !f.display().to_string().contains(o.as_str())) {
+        if only
+            .as_ref()
+            .is_some_and(|o| !f.display().to_string().contains(o.as_str()))
+        {
             continue;
         }
         if require_clean {
             let src = std::fs::read_to_string(f).unwrap_or_default();
             if src.contains("//~") {
-                failures.push(format!("{}: examples must not carry error annotations", f.display()));
+                failures.push(format!(
+                    "{}: examples must not carry error annotations",
+                    f.display()
+                ));
                 continue;
             }
         }

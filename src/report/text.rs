@@ -17,8 +17,16 @@ pub fn render_error(path: &str, source: &str, e: &ErrorReport, color: bool) -> S
         )
         .with_code(d.kind.as_str())
         .with_message(&d.message);
-    let label = if d.label.is_empty() { d.message.clone() } else { d.label.clone() };
-    report = report.with_label(Label::new((path, span)).with_message(label).with_color(Color::Red));
+    let label = if d.label.is_empty() {
+        d.message.clone()
+    } else {
+        d.label.clone()
+    };
+    report = report.with_label(
+        Label::new((path, span))
+            .with_message(label)
+            .with_color(Color::Red),
+    );
     for r in &d.related {
         report = report.with_label(
             Label::new((path, clamp(source, &r.span)))
@@ -68,7 +76,11 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
         let (line, _) = crate::diag::line_col(&report.source, step.span.start);
         out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
         out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
-        let store: Vec<String> = step.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
+        let store: Vec<String> = step
+            .store
+            .iter()
+            .map(|(k, v)| format!("{k} ↦ {v}"))
+            .collect();
         out.push_str(&format!("       store: [{}]\n", store.join(", ")));
         out.push_str(&format!("       pc:    {{{}}}\n", step.pc.join(", ")));
     }

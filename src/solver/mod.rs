@@ -129,20 +129,34 @@ impl<'z> Solver<'z> {
         let z = self.z;
         let int = |i: usize| args[i].as_int().expect("int operand");
         let boolean = |i: usize| args[i].as_bool().expect("bool operand");
-        let ints = || args.iter().map(|a| a.as_int().expect("int operand")).collect::<Vec<Int>>();
-        let bools = || args.iter().map(|a| a.as_bool().expect("bool operand")).collect::<Vec<Bool>>();
+        let ints = || {
+            args.iter()
+                .map(|a| a.as_int().expect("int operand"))
+                .collect::<Vec<Int>>()
+        };
+        let bools = || {
+            args.iter()
+                .map(|a| a.as_bool().expect("bool operand"))
+                .collect::<Vec<Bool>>()
+        };
         let d: Dynamic<'z> = match t.op() {
             Op::Var { .. } => {
                 let name = smtlib::var_name(t);
                 if self.log.is_some() && self.logged_vars.insert(name.clone()) {
-                    self.log(&format!("(declare-const {} {})", smtlib::quote(&name), sort_name(t.sort())));
+                    self.log(&format!(
+                        "(declare-const {} {})",
+                        smtlib::quote(&name),
+                        sort_name(t.sort())
+                    ));
                 }
                 let decl = FuncDecl::new(z, name.as_str(), &[], self.sort(t.sort()));
                 decl.apply(&[])
             }
             Op::Int(v) => match i64::try_from(*v) {
                 Ok(v) => Int::from_i64(z, v).into(),
-                Err(_) => Int::from_str(z, &v.to_string()).expect("integer literal").into(),
+                Err(_) => Int::from_str(z, &v.to_string())
+                    .expect("integer literal")
+                    .into(),
             },
             Op::BigInt(digits) => Int::from_str(z, digits).expect("integer literal").into(),
             Op::True => Bool::from_bool(z, true).into(),
@@ -209,7 +223,9 @@ impl<'z> Solver<'z> {
         if target_len == base {
             return;
         }
-        let Some(head) = pc.head().cloned() else { return };
+        let Some(head) = pc.head().cloned() else {
+            return;
+        };
         self.s.push();
         self.log("(push 1)");
         for fact in pc.facts_since(base) {
@@ -238,7 +254,10 @@ impl<'z> Solver<'z> {
                 self.s.push();
                 self.s.assert(&b);
                 if self.log.is_some() {
-                    self.log(&format!("(push 1)\n(assert {})\n(check-sat)\n(pop 1)", to_smtlib(extra)));
+                    self.log(&format!(
+                        "(push 1)\n(assert {})\n(check-sat)\n(pop 1)",
+                        to_smtlib(extra)
+                    ));
                 }
                 let r = self.s.check();
                 self.s.pop(1);
@@ -275,6 +294,58 @@ impl<'z> Solver<'z> {
         self.check(pc, None, why) != SatResult::Unsat
     }
 
+    /// Values of `terms` in a model of Σ (and `extra`), printed as program
+    /// values: integers, booleans, `null` or `object#k`. `None` if Z3 finds
+    /// no model.
+    pub fn model_values(
+        &mut self,
+        pc: &PathCondition,
+        extra: Option<&Term>,
+        terms: &[Term],
+    ) -> Option<Vec<String>> {
+        self.sync(pc);
+        self.s.push();
+        if let Some(e) = extra {
+            let b = self.translate(e).as_bool()?;
+            self.s.assert(&b);
+        }
+        let result = self.s.check();
+        let values = if result == SatResult::Unsat {
+            None
+        } else {
+            self.s.get_model().map(|model| {
+                let null = self.translate(&Term::null());
+                let null_value = model.eval(&null, true).map(|v| v.to_string());
+                let mut objects: Vec<String> = Vec::new();
+                terms
+                    .iter()
+                    .map(|t| {
+                        let d = self.translate(t);
+                        let Some(v) = model.eval(&d, true) else {
+                            return "?".to_string();
+                        };
+                        let text = v.to_string();
+                        match t.sort() {
+                            Sort::Ref if Some(&text) == null_value.as_ref() => "null".to_string(),
+                            Sort::Ref => {
+                                let k =
+                                    objects.iter().position(|o| *o == text).unwrap_or_else(|| {
+                                        objects.push(text.clone());
+                                        objects.len() - 1
+                                    });
+                                format!("object#{}", k + 1)
+                            }
+                            Sort::Int => smt_int(&text),
+                            _ => text,
+                        }
+                    })
+                    .collect()
+            })
+        };
+        self.s.pop(1);
+        values
+    }
+
     /// With model-based instantiation off, Z3 says `unknown` ("incomplete
     /// quantifiers") where it has a candidate model: that is a plain "no".
     /// Anything else (timeout, cancellation, memory) means it gave up.
@@ -288,6 +359,14 @@ impl<'z> Solver<'z> {
         } else {
             Answer::GaveUp(reason)
         }
+    }
+}
+
+/// `(- 5)` → `-5`.
+fn smt_int(text: &str) -> String {
+    match text.strip_prefix("(- ").and_then(|r| r.strip_suffix(')')) {
+        Some(n) => format!("-{n}"),
+        None => text.to_string(),
     }
 }
 
@@ -312,7 +391,10 @@ mod tests {
             let (a, b, snap) = (v(1, Sort::Snap), v(2, Sort::Snap), v(3, Sort::Snap));
             let mut pc = PathCondition::default();
             pc.add(Term::eq(snap.clone(), Term::combine(a.clone(), b)));
-            assert_eq!(s.prove(&pc, &Term::eq(Term::first(snap), a), "test"), Answer::Proved);
+            assert_eq!(
+                s.prove(&pc, &Term::eq(Term::first(snap), a), "test"),
+                Answer::Proved
+            );
             let r = v(4, Sort::Ref);
             let back = Term::from_snap(v(5, Sort::Snap), Sort::Ref);
             pc.add(Term::eq(Term::to_snap(r.clone()), v(5, Sort::Snap)));
@@ -326,7 +408,10 @@ mod tests {
             let pc = PathCondition::default();
             assert!(s.feasible(&pc, "test"));
             let x = v(1, Sort::Int);
-            assert_eq!(s.prove(&pc, &Term::lt(Term::int(0), x), "test"), Answer::Refuted);
+            assert_eq!(
+                s.prove(&pc, &Term::lt(Term::int(0), x), "test"),
+                Answer::Refuted
+            );
         });
     }
 
@@ -338,10 +423,22 @@ mod tests {
             base.add(Term::lt(Term::int(0), x.clone()));
             let then = base.with(Term::eq(x.clone(), Term::int(1)));
             let els = base.with(Term::not(Term::eq(x.clone(), Term::int(1))));
-            assert_eq!(s.prove(&then, &Term::eq(x.clone(), Term::int(1)), "t"), Answer::Proved);
-            assert_eq!(s.prove(&els, &Term::lt(Term::int(1), x.clone()), "e"), Answer::Proved);
-            assert_eq!(s.prove(&base, &Term::lt(Term::int(1), x.clone()), "b"), Answer::Refuted);
-            assert_eq!(s.prove(&then, &Term::lt(Term::int(1), x), "t2"), Answer::Refuted);
+            assert_eq!(
+                s.prove(&then, &Term::eq(x.clone(), Term::int(1)), "t"),
+                Answer::Proved
+            );
+            assert_eq!(
+                s.prove(&els, &Term::lt(Term::int(1), x.clone()), "e"),
+                Answer::Proved
+            );
+            assert_eq!(
+                s.prove(&base, &Term::lt(Term::int(1), x.clone()), "b"),
+                Answer::Refuted
+            );
+            assert_eq!(
+                s.prove(&then, &Term::lt(Term::int(1), x), "t2"),
+                Answer::Refuted
+            );
             let log = s.take_log().unwrap();
             assert!(log.contains("(pop 1)"), "{log}");
         });

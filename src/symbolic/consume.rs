@@ -51,7 +51,9 @@ pub fn is_spatial(e: &Expr) -> bool {
 }
 
 pub fn is_predicate(c: &Call) -> bool {
-    c.target.as_ref().is_some_and(|t| t.kind == MemberKind::Predicate)
+    c.target
+        .as_ref()
+        .is_some_and(|t| t.kind == MemberKind::Predicate)
 }
 
 fn at_conjunct(mut s: State, span: &Span) -> State {
@@ -87,7 +89,16 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             let name = format!("{class}.{}", field.name);
             let what = format!("acc({})", ctx.text(&fe.span));
             eval(ctx, s, recv, &|ctx, s, t| {
-                take_chunk(ctx, s, h2.clone(), &name, vec![t], fe.span.clone(), &what, k)
+                take_chunk(
+                    ctx,
+                    s,
+                    h2.clone(),
+                    &name,
+                    vec![t],
+                    fe.span.clone(),
+                    &what,
+                    k,
+                )
             })
         }
         // Figure 7, row 6: a predicate instance takes a matching chunk.
@@ -110,19 +121,27 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             consume_inner(ctx, s.clone(), now, inner, &|ctx, s1, _, snap_now| {
                 let mut in_old = s1.clone();
                 in_old.heap = s.old.clone();
-                consume_inner(ctx, in_old, s.old.clone(), inner, &|ctx, s2, _, snap_old| {
-                    let mut back = s.clone();
-                    back.pc = s2.pc;
-                    back.obligation = s2.obligation;
-                    let same = Term::eq(snap_now.clone(), snap_old);
-                    if ctx.prove(&back, &same, "untouched: same snapshot now and before?") {
-                        return k(ctx, back, h2.clone(), Term::unit());
-                    }
-                    let reason = format!("`{}` might have changed", ctx.text(&inner.span));
-                    if let Some(back) = ctx.fail(&back, Kind::AssertFailed, a.span.clone(), reason) {
-                        k(ctx, back, h2.clone(), Term::unit())
-                    }
-                })
+                consume_inner(
+                    ctx,
+                    in_old,
+                    s.old.clone(),
+                    inner,
+                    &|ctx, s2, _, snap_old| {
+                        let mut back = s.clone();
+                        back.pc = s2.pc;
+                        back.obligation = s2.obligation;
+                        let same = Term::eq(snap_now.clone(), snap_old);
+                        if ctx.prove(&back, &same, "untouched: same snapshot now and before?") {
+                            return k(ctx, back, h2.clone(), Term::unit());
+                        }
+                        let reason = format!("`{}` might have changed", ctx.text(&inner.span));
+                        if let Some(back) =
+                            ctx.fail(&back, Kind::AssertFailed, a.span.clone(), reason)
+                        {
+                            k(ctx, back, h2.clone(), Term::unit())
+                        }
+                    },
+                )
             })
         }
         // Figure 7, rows 1, 2 and 4: a pure fact must follow from Σ.

@@ -42,6 +42,8 @@ pub struct Ctx<'z> {
     next_unit: u32,
     /// Why the last failed proof failed, if the solver gave up.
     gave_up: Option<String>,
+    /// The goal of the last proof that failed, for a counterexample.
+    last_refuted: Option<Term>,
     /// Locals and parameters the current method assigns (for `join`).
     pub assigned: std::collections::BTreeSet<String>,
     /// Every recorded step of every path, when the whole execution tree is
@@ -65,6 +67,7 @@ impl<'z> Ctx<'z> {
             unit_base: State::default(),
             next_unit: 1,
             gave_up: None,
+            last_refuted: None,
             assigned: Default::default(),
             all_steps: None,
         }
@@ -103,7 +106,10 @@ impl<'z> Ctx<'z> {
 
     /// Starts a new unit for `join` (a loop body is verified on its own).
     pub fn enter_unit(&mut self, base: &State) -> (u32, State) {
-        let saved = (self.unit, std::mem::replace(&mut self.unit_base, base.clone()));
+        let saved = (
+            self.unit,
+            std::mem::replace(&mut self.unit_base, base.clone()),
+        );
         self.unit = self.next_unit;
         self.next_unit += 1;
         saved
@@ -120,10 +126,12 @@ impl<'z> Ctx<'z> {
             Answer::Proved => true,
             Answer::Refuted => {
                 self.gave_up = None;
+                self.last_refuted = Some(goal.clone());
                 false
             }
             Answer::GaveUp(reason) => {
                 self.gave_up = Some(reason);
+                self.last_refuted = Some(goal.clone());
                 false
             }
         }
@@ -159,13 +167,21 @@ impl<'z> Ctx<'z> {
     /// assumed (a failed `assert`), `None` when the path ends here.
     pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: String) -> Option<State> {
         let gave_up = self.gave_up.take();
-        if !self.solver.feasible(&s.pc, "is the failing path reachable?") {
+        let refuted = self.last_refuted.take();
+        if !self
+            .solver
+            .feasible(&s.pc, "is the failing path reachable?")
+        {
             return None;
         }
         let mut diag = match &s.obligation {
             None => Diagnostic::new(kind, span.clone(), reason.clone()).with_label(reason.clone()),
             Some(ob) => {
-                let at = ob.at.clone().or(ob.conjunct.clone()).unwrap_or(span.clone());
+                let at = ob
+                    .at
+                    .clone()
+                    .or(ob.conjunct.clone())
+                    .unwrap_or(span.clone());
                 let mut d = Diagnostic::new(ob.kind, at.clone(), obligation_message(ob.kind))
                     .with_label(primary_label(ob.kind));
                 if ob.at.is_some()
@@ -191,6 +207,7 @@ impl<'z> Ctx<'z> {
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
+            let counterexample = self.counterexample(s, refuted.as_ref());
             let mut at_failure = s.clone();
             let what = format!("fails: {}", diag.message);
             self.record(&mut at_failure, diag.span.clone(), what);
@@ -198,7 +215,7 @@ impl<'z> Ctx<'z> {
                 diag,
                 trace: at_failure.trace.clone(),
                 state: s.clone(),
-                counterexample: Vec::new(),
+                counterexample,
             });
         }
         if lenient {
@@ -209,6 +226,34 @@ impl<'z> Ctx<'z> {
             return Some(next);
         }
         None
+    }
+
+    /// Values of the variables and of the fields in the heap in a model of
+    /// the failing path (and of the negated goal, when a fact failed).
+    fn counterexample(&mut self, s: &State, goal: Option<&Term>) -> Vec<(String, String)> {
+        let mut names = Vec::new();
+        let mut terms = Vec::new();
+        for (k, v) in s.store.iter() {
+            names.push(k.to_string());
+            terms.push(v.clone());
+        }
+        for (_, c) in s.heap.iter() {
+            if let super::heap::Chunk::Field { recv, field, value } = c {
+                let owner = s
+                    .store
+                    .iter()
+                    .find(|(_, v)| *v == recv)
+                    .map(|(k, _)| k.to_string());
+                let Some(owner) = owner else { continue };
+                names.push(format!("{owner}.{}", super::heap::short_name(field)));
+                terms.push(value.clone());
+            }
+        }
+        let negated = goal.map(|g| Term::not(g.clone()));
+        match self.solver.model_values(&s.pc, negated.as_ref(), &terms) {
+            Some(values) => names.into_iter().zip(values).collect(),
+            None => Vec::new(),
+        }
     }
 
     /// An invariant of the checker was broken; reported, never a panic.

@@ -28,22 +28,27 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         ExprKind::Call(call) => eval_pure_call(ctx, s, call, k),
         ExprKind::Unary(UnOp::Not, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::not(t))),
         ExprKind::Unary(UnOp::Neg, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::neg(t))),
-        ExprKind::Binary(BinOp::And, a, b) => eval_cond(ctx, s, a, Arm::Expr(b), Arm::Const(false), k),
-        ExprKind::Binary(BinOp::Or, a, b) => eval_cond(ctx, s, a, Arm::Const(true), Arm::Expr(b), k),
+        ExprKind::Binary(BinOp::And, a, b) => {
+            eval_cond(ctx, s, a, Arm::Expr(b), Arm::Const(false), k)
+        }
+        ExprKind::Binary(BinOp::Or, a, b) => {
+            eval_cond(ctx, s, a, Arm::Const(true), Arm::Expr(b), k)
+        }
         ExprKind::Binary(BinOp::Implies, a, b) => {
             eval_cond(ctx, s, a, Arm::Expr(b), Arm::Const(true), k)
         }
         ExprKind::Binary(op, a, b) => eval(ctx, s, a, &|ctx, s, ta| {
-            eval(ctx, s, b, &|ctx, s, tb| binary(ctx, s, *op, ta.clone(), tb, e, k))
+            eval(ctx, s, b, &|ctx, s, tb| {
+                binary(ctx, s, *op, ta.clone(), tb, e, k)
+            })
         }),
         ExprKind::Cond(c, a, b) => eval_cond(ctx, s, c, Arm::Expr(a), Arm::Expr(b), k),
         ExprKind::Old(a) => eval_old(ctx, s, a, k),
         ExprKind::Opening(call, body) => eval_opening(ctx, s, call, body, e.span.clone(), k),
         ExprKind::Using(call, body) => eval_using(ctx, s, call, body, k),
-        ExprKind::Name(_)
-        | ExprKind::New { .. }
-        | ExprKind::Acc(_)
-        | ExprKind::Untouched(_) => ctx.internal(&s, e.span.clone(), "unexpected form in an expression"),
+        ExprKind::Name(_) | ExprKind::New { .. } | ExprKind::Acc(_) | ExprKind::Untouched(_) => {
+            ctx.internal(&s, e.span.clone(), "unexpected form in an expression")
+        }
     }
 }
 
@@ -56,22 +61,26 @@ fn lookup_var(ctx: &mut Ctx, s: State, name: &str, e: &Expr, k: TermCont) {
 
 /// Figure 5, row 3: `e.f` needs a chunk for `t.f`, found through Z3 equality.
 fn eval_field(ctx: &mut Ctx, s: State, recv: &Expr, field: &str, e: &Expr, k: TermCont) {
-    eval(ctx, s, recv, &|ctx, s, t| {
-        match find_chunk(ctx, &s, &s.heap, field, std::slice::from_ref(&t)) {
-            Some(id) => match s.heap.get(id) {
-                Some(Chunk::Field { value, .. }) => {
-                    let v = value.clone();
-                    k(ctx, s, v)
-                }
-                _ => ctx.internal(&s, e.span.clone(), "field chunk expected"),
-            },
-            None => {
-                let what = ctx.text(&e.span);
-                let reason = format!("no permission to read `{what}`");
-                if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, e.span.clone(), reason) {
-                    let v = ctx.fresh("unknown", ctx.prog.field_sort(field));
-                    k(ctx, s, v)
-                }
+    eval(ctx, s, recv, &|ctx, s, t| match find_chunk(
+        ctx,
+        &s,
+        &s.heap,
+        field,
+        std::slice::from_ref(&t),
+    ) {
+        Some(id) => match s.heap.get(id) {
+            Some(Chunk::Field { value, .. }) => {
+                let v = value.clone();
+                k(ctx, s, v)
+            }
+            _ => ctx.internal(&s, e.span.clone(), "field chunk expected"),
+        },
+        None => {
+            let what = ctx.text(&e.span);
+            let reason = format!("no permission to read `{what}`");
+            if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, e.span.clone(), reason) {
+                let v = ctx.fresh("unknown", ctx.prog.field_sort(field));
+                k(ctx, s, v)
             }
         }
     })
@@ -102,7 +111,11 @@ pub fn find_chunk(
         if goal.is_false() {
             continue;
         }
-        if ctx.prove(s, &goal, &format!("does the heap hold {name} for these arguments?")) {
+        if ctx.prove(
+            s,
+            &goal,
+            &format!("does the heap hold {name} for these arguments?"),
+        ) {
             return Some(id);
         }
     }
@@ -127,10 +140,18 @@ fn binary(ctx: &mut Ctx, s: State, op: BinOp, a: Term, b: Term, e: &Expr, k: Ter
                 let Some(s) = ctx.fail(&s, Kind::DivisionByZero, e.span.clone(), reason) else {
                     return;
                 };
-                let t = if op == BinOp::Div { Term::java_div(a, b) } else { Term::java_rem(a, b) };
+                let t = if op == BinOp::Div {
+                    Term::java_div(a, b)
+                } else {
+                    Term::java_rem(a, b)
+                };
                 return k(ctx, s, t);
             }
-            if op == BinOp::Div { Term::java_div(a, b) } else { Term::java_rem(a, b) }
+            if op == BinOp::Div {
+                Term::java_div(a, b)
+            } else {
+                Term::java_rem(a, b)
+            }
         }
         BinOp::And | BinOp::Or | BinOp::Implies => unreachable!("handled by eval_cond"),
     };
@@ -184,7 +205,9 @@ pub fn eval_cond(ctx: &mut Ctx, s: State, c: &Expr, a: Arm, b: Arm, k: TermCont)
     eval(ctx, s, c, &|ctx, s, tc| {
         if !a.needs_state() && !b.needs_state() {
             return a.eval(ctx, s, &|ctx, s, ta| {
-                b.eval(ctx, s, &|ctx, s, tb| k(ctx, s, Term::ite(tc.clone(), ta.clone(), tb)))
+                b.eval(ctx, s, &|ctx, s, tb| {
+                    k(ctx, s, Term::ite(tc.clone(), ta.clone(), tb))
+                })
             });
         }
         let then_ok = ctx.may_hold(&s, &tc, "can the condition hold?");
@@ -223,7 +246,12 @@ fn eval_old(ctx: &mut Ctx, s: State, a: &Expr, k: TermCont) {
 }
 
 /// Evaluates the receiver of an instance call (`None` for a static one).
-pub fn eval_receiver(ctx: &mut Ctx, s: State, call: &Call, k: &dyn Fn(&mut Ctx, State, Option<Term>)) {
+pub fn eval_receiver(
+    ctx: &mut Ctx,
+    s: State,
+    call: &Call,
+    k: &dyn Fn(&mut Ctx, State, Option<Term>),
+) {
     match &call.receiver {
         Receiver::Expr(r) => eval(ctx, s, r, &|ctx, s, t| k(ctx, s, Some(t))),
         Receiver::Implicit | Receiver::Class(_) => k(ctx, s, None),
@@ -231,7 +259,13 @@ pub fn eval_receiver(ctx: &mut Ctx, s: State, call: &Call, k: &dyn Fn(&mut Ctx, 
 }
 
 pub fn eval_args(ctx: &mut Ctx, s: State, args: &[Expr], k: &dyn Fn(&mut Ctx, State, Vec<Term>)) {
-    fn go(ctx: &mut Ctx, s: State, args: &[Expr], done: Vec<Term>, k: &dyn Fn(&mut Ctx, State, Vec<Term>)) {
+    fn go(
+        ctx: &mut Ctx,
+        s: State,
+        args: &[Expr],
+        done: Vec<Term>,
+        k: &dyn Fn(&mut Ctx, State, Vec<Term>),
+    ) {
         match args.split_first() {
             None => k(ctx, s, done),
             Some((first, rest)) => eval(ctx, s, first, &|ctx, s, t| {
@@ -258,7 +292,11 @@ pub fn eval_call_operands(
         eval_args(ctx, s, &call.args, &|ctx, s, args| {
             if let Some(r) = &recv
                 && check_null
-                && !ctx.prove(&s, &Term::neq(r.clone(), Term::null()), "is the receiver non-null?")
+                && !ctx.prove(
+                    &s,
+                    &Term::neq(r.clone(), Term::null()),
+                    "is the receiver non-null?",
+                )
             {
                 let what = match &call.receiver {
                     Receiver::Expr(e) => ctx.text(&e.span),
@@ -296,7 +334,11 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
     };
     let prog = ctx.prog.clone();
     let Some(pure) = prog.pure_method(&target.class, &call.name.name) else {
-        return ctx.internal(&s, call.span.clone(), "a call in an expression that is not a pure method");
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "a call in an expression that is not a pure method",
+        );
     };
     eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         let callee = bind(&s, recv.clone(), &pure.decl.params, &args);
@@ -315,7 +357,10 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
                     "cannot show that this call terminates: `{}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap",
                     pure.fun
                 );
-                if ctx.fail(&after, Kind::Termination, call.span.clone(), reason).is_none() {
+                if ctx
+                    .fail(&after, Kind::Termination, call.span.clone(), reason)
+                    .is_none()
+                {
                     return;
                 }
             }
@@ -335,8 +380,16 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
 /// predicate instance replaced by its definition.
 fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k: TermCont) {
     let prog = ctx.prog.clone();
-    let Some(pred) = call.target.as_ref().and_then(|t| prog.predicate(&t.class, &call.name.name)) else {
-        return ctx.internal(&s, call.span.clone(), "`opening` of something that is not a predicate");
+    let Some(pred) = call
+        .target
+        .as_ref()
+        .and_then(|t| prog.predicate(&t.class, &call.name.name))
+    else {
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "`opening` of something that is not a predicate",
+        );
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
@@ -347,21 +400,30 @@ fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k
             taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None));
         }
         let what = ctx.text(&call.span);
-        take_chunk(ctx, taking, s.heap.clone(), &name, key, call.span.clone(), &what, &|ctx, after, rest, snap| {
-            let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
-            opened.heap = rest;
-            opened.obligation = s.obligation.clone();
-            produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
-                let mut inner = produced;
-                inner.store = s.store.clone();
-                inner.opening_depth += 1;
-                eval(ctx, inner, body, &|ctx, done, t| {
-                    let mut out = s.clone();
-                    out.pc = done.pc;
-                    k(ctx, out, t)
+        take_chunk(
+            ctx,
+            taking,
+            s.heap.clone(),
+            &name,
+            key,
+            call.span.clone(),
+            &what,
+            &|ctx, after, rest, snap| {
+                let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
+                opened.heap = rest;
+                opened.obligation = s.obligation.clone();
+                produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
+                    let mut inner = produced;
+                    inner.store = s.store.clone();
+                    inner.opening_depth += 1;
+                    eval(ctx, inner, body, &|ctx, done, t| {
+                        let mut out = s.clone();
+                        out.pc = done.pc;
+                        k(ctx, out, t)
+                    })
                 })
-            })
-        })
+            },
+        )
     })
 }
 
@@ -375,8 +437,16 @@ fn eval_using(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, k: TermCont) {
 /// arguments, and adds their equality to the path.
 pub fn unfold_pure(ctx: &mut Ctx, s: State, call: &Call, k: Cont) {
     let prog = ctx.prog.clone();
-    let Some(pure) = call.target.as_ref().and_then(|t| prog.pure_method(&t.class, &call.name.name)) else {
-        return ctx.internal(&s, call.span.clone(), "`use` of something that is not a pure method");
+    let Some(pure) = call
+        .target
+        .as_ref()
+        .and_then(|t| prog.pure_method(&t.class, &call.name.name))
+    else {
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "`use` of something that is not a pure method",
+        );
     };
     eval_pure_call(ctx, s, call, &|ctx, s, t_call| {
         // The call term is C.p(snapshot, this?, args...): reuse its operands.
@@ -394,4 +464,3 @@ pub fn unfold_pure(ctx: &mut Ctx, s: State, call: &Call, k: Cont) {
         })
     })
 }
-

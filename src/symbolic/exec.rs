@@ -20,7 +20,13 @@ use crate::syntax::ast::*;
 pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
     match stmts.split_first() {
         None => k(ctx, s),
-        Some((first, rest)) => exec(ctx, s, first, &|ctx, s| exec_block(ctx, s, rest, k, ret), ret),
+        Some((first, rest)) => exec(
+            ctx,
+            s,
+            first,
+            &|ctx, s| exec_block(ctx, s, rest, k, ret),
+            ret,
+        ),
     }
 }
 
@@ -33,15 +39,26 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
     };
     match &st.kind {
         // Figure 8, row 1: `T x;` gives x its type's default value.
-        StmtKind::Local { ty, name, init: None } => {
+        StmtKind::Local {
+            ty,
+            name,
+            init: None,
+        } => {
             let mut s = s;
-            s.store.insert(name.name.as_str().into(), default_value(&ty.kind));
+            s.store
+                .insert(name.name.as_str().into(), default_value(&ty.kind));
             done(ctx, s)
         }
         // Figure 8, row 2: `x = e;` (or a call or `new`).
-        StmtKind::Local { name, init: Some(e), .. } | StmtKind::Assign { target: name, value: e } => {
-            assign(ctx, s, &name.name, e, &done)
+        StmtKind::Local {
+            name,
+            init: Some(e),
+            ..
         }
+        | StmtKind::Assign {
+            target: name,
+            value: e,
+        } => assign(ctx, s, &name.name, e, &done),
         // Figure 8, row 3: `e1.f = e2;` needs a chunk for the location.
         StmtKind::FieldAssign { target, value } => field_assign(ctx, s, target, value, &done),
         // Figure 8, row 4: a mutator call.
@@ -53,11 +70,22 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         StmtKind::If { cond, then, els } => eval(ctx, s, cond, &|ctx, s, tc| {
             let header = format!("if ({})", ctx.text(&cond.span));
             for (c, taken) in [(tc.clone(), true), (Term::not(tc.clone()), false)] {
-                if !ctx.may_hold(&s, &c, &format!("is the {} branch of `{header}` reachable?", if taken { "then" } else { "else" })) {
+                if !ctx.may_hold(
+                    &s,
+                    &c,
+                    &format!(
+                        "is the {} branch of `{header}` reachable?",
+                        if taken { "then" } else { "else" }
+                    ),
+                ) {
                     continue;
                 }
                 let mut b = s.with_fact(c);
-                ctx.record(&mut b, cond.span.clone(), format!("{header}: {} branch", if taken { "then" } else { "else" }));
+                ctx.record(
+                    &mut b,
+                    cond.span.clone(),
+                    format!("{header}: {} branch", if taken { "then" } else { "else" }),
+                );
                 match (taken, els) {
                     (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
                     (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
@@ -65,9 +93,11 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                 }
             }
         }),
-        StmtKind::While { cond, invariants, body } => {
-            exec_while(ctx, s, cond, invariants, body, k, ret)
-        }
+        StmtKind::While {
+            cond,
+            invariants,
+            body,
+        } => exec_while(ctx, s, cond, invariants, body, k, ret),
         // Figure 8, row 7: assert (here any assertion; the heap is unchanged).
         StmtKind::Assert(a) => {
             let mut ob = Obligation::per_conjunct(Kind::AssertFailed);
@@ -103,9 +133,13 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             }
         }
         // Figure 8, row 8: open.
-        StmtKind::Open(e) => with_call(ctx, s, e, &|ctx, s, call| exec_open(ctx, s, call, st.span.clone(), &done)),
+        StmtKind::Open(e) => with_call(ctx, s, e, &|ctx, s, call| {
+            exec_open(ctx, s, call, st.span.clone(), &done)
+        }),
         // Figure 8, row 9: close.
-        StmtKind::Close(e) => with_call(ctx, s, e, &|ctx, s, call| exec_close(ctx, s, call, st.span.clone(), &done)),
+        StmtKind::Close(e) => with_call(ctx, s, e, &|ctx, s, call| {
+            exec_close(ctx, s, call, st.span.clone(), &done)
+        }),
         // Figure 8, row 10: use.
         StmtKind::Use(e) => with_call(ctx, s, e, &|ctx, s, call| unfold_pure(ctx, s, call, &done)),
         StmtKind::Join(a) => exec_join(ctx, s, a, st.span.clone(), k),
@@ -134,7 +168,12 @@ fn assign(ctx: &mut Ctx, s: State, x: &str, e: &Expr, k: Cont) {
         k(ctx, s)
     };
     match &e.kind {
-        ExprKind::Call(call) if call.target.as_ref().is_some_and(|t| t.kind == MemberKind::Method) => {
+        ExprKind::Call(call)
+            if call
+                .target
+                .as_ref()
+                .is_some_and(|t| t.kind == MemberKind::Method) =>
+        {
             exec_call(ctx, s, call, &|ctx, s, result| match result {
                 Some(t) => set(ctx, s, t),
                 None => ctx.internal(&s, call.span.clone(), "a void call used as a value"),
@@ -147,22 +186,31 @@ fn assign(ctx: &mut Ctx, s: State, x: &str, e: &Expr, k: Cont) {
 
 fn field_assign(ctx: &mut Ctx, s: State, target: &Expr, value: &Expr, k: Cont) {
     let ExprKind::Field { recv, field, class } = &target.kind else {
-        return ctx.internal(&s, target.span.clone(), "assignment to something that is not a field");
+        return ctx.internal(
+            &s,
+            target.span.clone(),
+            "assignment to something that is not a field",
+        );
     };
     let name = format!("{class}.{}", field.name);
     eval(ctx, s, recv, &|ctx, s, t| {
-        eval(ctx, s, value, &|ctx, s, v| {
-            match super::eval::find_chunk(ctx, &s, &s.heap, &name, std::slice::from_ref(&t)) {
-                Some(id) => {
-                    let mut s = s;
-                    s.heap.set_value(id, v);
+        eval(ctx, s, value, &|ctx, s, v| match super::eval::find_chunk(
+            ctx,
+            &s,
+            &s.heap,
+            &name,
+            std::slice::from_ref(&t),
+        ) {
+            Some(id) => {
+                let mut s = s;
+                s.heap.set_value(id, v);
+                k(ctx, s)
+            }
+            None => {
+                let reason = format!("no permission to write `{}`", ctx.text(&target.span));
+                if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, target.span.clone(), reason)
+                {
                     k(ctx, s)
-                }
-                None => {
-                    let reason = format!("no permission to write `{}`", ctx.text(&target.span));
-                    if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, target.span.clone(), reason) {
-                        k(ctx, s)
-                    }
                 }
             }
         })
@@ -173,8 +221,16 @@ fn field_assign(ctx: &mut Ctx, s: State, target: &Expr, value: &Expr, k: Cont) {
 /// produce the postcondition, with `old` bound to the heap before the call.
 fn exec_call(ctx: &mut Ctx, s: State, call: &Call, k: &dyn Fn(&mut Ctx, State, Option<Term>)) {
     let prog = ctx.prog.clone();
-    let Some(m) = call.target.as_ref().and_then(|t| prog.method(&t.class, &call.name.name)) else {
-        return ctx.internal(&s, call.span.clone(), "a call statement that is not a mutator");
+    let Some(m) = call
+        .target
+        .as_ref()
+        .and_then(|t| prog.method(&t.class, &call.name.name))
+    else {
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "a call statement that is not a mutator",
+        );
     };
     eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         invoke(ctx, s, m, recv, &args, call.span.clone(), k)
@@ -195,7 +251,9 @@ fn invoke(
     consume(ctx, callee, &m.pre, Some(ob), &|ctx, after, _| {
         let mut post = after;
         post.old = s.heap.clone();
-        let result = m.ret.map(|sort| ctx.fresh(&format!("{}_result", m.decl.name.name), sort));
+        let result = m
+            .ret
+            .map(|sort| ctx.fresh(&format!("{}_result", m.decl.name.name), sort));
         if let Some(r) = &result {
             post.store.insert("result".into(), r.clone());
         }
@@ -211,7 +269,14 @@ fn invoke(
 
 /// Object creation (Figure 8, row 5; paper section 4 for constructors): a
 /// fresh object with default-valued field chunks, then the constructor call.
-fn exec_new(ctx: &mut Ctx, s: State, class: &str, args: &[Expr], span: Span, k: &dyn Fn(&mut Ctx, State, Term)) {
+fn exec_new(
+    ctx: &mut Ctx,
+    s: State,
+    class: &str,
+    args: &[Expr],
+    span: Span,
+    k: &dyn Fn(&mut Ctx, State, Term),
+) {
     let prog = ctx.prog.clone();
     eval_args(ctx, s, args, &|ctx, s, targs| {
         let (o, n) = ctx.fresh_object(class);
@@ -222,7 +287,9 @@ fn exec_new(ctx: &mut Ctx, s: State, class: &str, args: &[Expr], span: Span, k: 
         ));
         for (field, _, ty) in prog.class_fields(class) {
             for id in s.heap.named(field) {
-                let Some(other) = s.heap.get(id).map(|c| c.recv().clone()) else { continue };
+                let Some(other) = s.heap.get(id).map(|c| c.recv().clone()) else {
+                    continue;
+                };
                 if other.allocation().is_none() {
                     s.assume(Term::neq(other, o.clone()));
                 }
@@ -234,9 +301,15 @@ fn exec_new(ctx: &mut Ctx, s: State, class: &str, args: &[Expr], span: Span, k: 
             });
         }
         match prog.constructor(class) {
-            Some(m) => invoke(ctx, s, m, Some(o.clone()), &targs, span.clone(), &|ctx, s, _| {
-                k(ctx, s, o.clone())
-            }),
+            Some(m) => invoke(
+                ctx,
+                s,
+                m,
+                Some(o.clone()),
+                &targs,
+                span.clone(),
+                &|ctx, s, _| k(ctx, s, o.clone()),
+            ),
             None => k(ctx, s, o),
         }
     })
@@ -244,8 +317,16 @@ fn exec_new(ctx: &mut Ctx, s: State, class: &str, args: &[Expr], span: Span, k: 
 
 fn exec_open(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
     let prog = ctx.prog.clone();
-    let Some(pred) = call.target.as_ref().and_then(|t| prog.predicate(&t.class, &call.name.name)) else {
-        return ctx.internal(&s, call.span.clone(), "open of something that is not a predicate");
+    let Some(pred) = call
+        .target
+        .as_ref()
+        .and_then(|t| prog.predicate(&t.class, &call.name.name))
+    else {
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "open of something that is not a predicate",
+        );
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     let what = ctx.text(&call.span);
@@ -254,23 +335,40 @@ fn exec_open(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
         key.extend(args.iter().cloned());
         let mut taking = s.clone();
         taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None));
-        take_chunk(ctx, taking, s.heap.clone(), &name, key, call.span.clone(), &what, &|ctx, after, rest, snap| {
-            let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
-            opened.heap = rest;
-            opened.obligation = None;
-            produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
-                let mut out = produced;
-                out.store = s.store.clone();
-                k(ctx, out)
-            })
-        })
+        take_chunk(
+            ctx,
+            taking,
+            s.heap.clone(),
+            &name,
+            key,
+            call.span.clone(),
+            &what,
+            &|ctx, after, rest, snap| {
+                let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
+                opened.heap = rest;
+                opened.obligation = None;
+                produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
+                    let mut out = produced;
+                    out.store = s.store.clone();
+                    k(ctx, out)
+                })
+            },
+        )
     })
 }
 
 fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
     let prog = ctx.prog.clone();
-    let Some(pred) = call.target.as_ref().and_then(|t| prog.predicate(&t.class, &call.name.name)) else {
-        return ctx.internal(&s, call.span.clone(), "close of something that is not a predicate");
+    let Some(pred) = call
+        .target
+        .as_ref()
+        .and_then(|t| prog.predicate(&t.class, &call.name.name))
+    else {
+        return ctx.internal(
+            &s,
+            call.span.clone(),
+            "close of something that is not a predicate",
+        );
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
@@ -278,7 +376,11 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
             return ctx.internal(&s, call.span.clone(), "predicate without receiver");
         };
         let body = bind(&s, Some(recv.clone()), &pred.decl.params, &args);
-        let ob = obligation_at(Kind::CloseFailed, span.clone(), Some((pred.decl.body.span.clone(), "the predicate body")));
+        let ob = obligation_at(
+            Kind::CloseFailed,
+            span.clone(),
+            Some((pred.decl.body.span.clone(), "the predicate body")),
+        );
         consume(ctx, body, &pred.decl.body, Some(ob), &|ctx, after, snap| {
             let mut out = after;
             out.store = s.store.clone();
@@ -307,7 +409,15 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
 /// A loop (LANGUAGE.md section 3): the body is checked once from any state
 /// satisfying the invariant and the condition; the path goes on past the
 /// loop from the frame plus the invariant and the negated condition.
-fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &Block, k: Cont, ret: Cont) {
+fn exec_while(
+    ctx: &mut Ctx,
+    s: State,
+    cond: &Expr,
+    invariants: &[Expr],
+    body: &Block,
+    k: Cont,
+    ret: Cont,
+) {
     let inv = conjoin(invariants, cond.span.clone());
     let mut assigned = BTreeSet::new();
     collect_assigned(&body.stmts, &mut assigned);
@@ -324,7 +434,11 @@ fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &
                 return;
             }
             let mut s3 = s2.with_fact(tc);
-            ctx.record(&mut s3, cond.span.clone(), format!("loop body (while {})", ctx.text(&cond.span)));
+            ctx.record(
+                &mut s3,
+                cond.span.clone(),
+                format!("loop body (while {})", ctx.text(&cond.span)),
+            );
             let preserve = |ctx: &mut Ctx, end: State| {
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
                 consume(ctx, end, &inv, Some(ob), &|_, _, _| {});
@@ -342,7 +456,11 @@ fn exec_while(ctx: &mut Ctx, s: State, cond: &Expr, invariants: &[Expr], body: &
         produce(ctx, after, snap, &inv, &|ctx, s1| {
             eval(ctx, s1, cond, &|ctx, s2, tc| {
                 let mut out = s2.with_fact(Term::not(tc));
-                ctx.record(&mut out, cond.span.clone(), format!("after the loop (while {})", ctx.text(&cond.span)));
+                ctx.record(
+                    &mut out,
+                    cond.span.clone(),
+                    format!("after the loop (while {})", ctx.text(&cond.span)),
+                );
                 k(ctx, out)
             })
         })

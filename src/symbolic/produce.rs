@@ -88,18 +88,16 @@ fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k:
         }
         // Figure 6, row 8: untouched(φ) assumes φ's snapshot is the same now
         // and in the old heap.
-        ExprKind::Untouched(inner) => {
-            consume(ctx, s.clone(), inner, None, &|ctx, s1, snap_now| {
-                let mut in_old = s1.clone();
-                in_old.heap = s.old.clone();
-                consume(ctx, in_old, inner, None, &|ctx, s2, snap_old| {
-                    let mut out = s.clone();
-                    out.pc = s2.pc;
-                    out.assume(Term::eq(snap_now.clone(), snap_old));
-                    k(ctx, out)
-                })
+        ExprKind::Untouched(inner) => consume(ctx, s.clone(), inner, None, &|ctx, s1, snap_now| {
+            let mut in_old = s1.clone();
+            in_old.heap = s.old.clone();
+            consume(ctx, in_old, inner, None, &|ctx, s2, snap_old| {
+                let mut out = s.clone();
+                out.pc = s2.pc;
+                out.assume(Term::eq(snap_now.clone(), snap_old));
+                k(ctx, out)
             })
-        }
+        }),
         // Figure 6, row 4: a pure fact joins the path condition.
         _ => eval(ctx, s, a, &|ctx, s, t| {
             if t.is_false() {
@@ -120,7 +118,9 @@ fn assume_separate(s: &mut State, outer: &Heap, field: &str, t: &Term) -> bool {
     let mut facts = Vec::new();
     for heap in [outer, &s.heap] {
         for id in heap.named(field) {
-            let Some(other) = heap.get(id).map(|c| c.recv().clone()) else { continue };
+            let Some(other) = heap.get(id).map(|c| c.recv().clone()) else {
+                continue;
+            };
             if other == *t {
                 return false;
             }

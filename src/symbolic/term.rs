@@ -39,7 +39,11 @@ pub enum VarKind {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
-    Var { id: u32, name: Arc<str>, kind: VarKind },
+    Var {
+        id: u32,
+        name: Arc<str>,
+        kind: VarKind,
+    },
     Int(i128),
     /// An integer literal too large for `i128`, in decimal.
     BigInt(Arc<str>),
@@ -233,14 +237,23 @@ impl Term {
     fn is_distinct_value(&self) -> bool {
         matches!(
             self.op(),
-            Op::Int(_) | Op::True | Op::False | Op::Null | Op::Var { kind: VarKind::Allocated(_), .. }
+            Op::Int(_)
+                | Op::True
+                | Op::False
+                | Op::Null
+                | Op::Var {
+                    kind: VarKind::Allocated(_),
+                    ..
+                }
         )
     }
 
     pub fn app(name: &str, args: Vec<Term>, sort: Sort) -> Term {
         if let [a] = args.as_slice() {
             match (name, a.op(), a.args()) {
-                (prelude::FIRST, Op::App(f), [l, _]) if &**f == prelude::COMBINE => return l.clone(),
+                (prelude::FIRST, Op::App(f), [l, _]) if &**f == prelude::COMBINE => {
+                    return l.clone();
+                }
                 (prelude::SECOND, Op::App(f), [_, r]) if &**f == prelude::COMBINE => {
                     return r.clone();
                 }
@@ -434,10 +447,7 @@ impl Term {
             return Term::int(v);
         }
         let q = Term::div(Term::abs(a.clone()), Term::abs(b.clone()));
-        let same_sign = Term::eq(
-            Term::le(Term::int(0), a),
-            Term::lt(Term::int(0), b),
-        );
+        let same_sign = Term::eq(Term::le(Term::int(0), a), Term::lt(Term::int(0), b));
         Term::ite(same_sign, q.clone(), Term::neg(q))
     }
 
@@ -487,7 +497,7 @@ impl fmt::Display for Term {
             write!(f, ")")
         };
         match self.op() {
-            Op::Var { name, .. } => write!(f, "{name}"),
+            Op::Var { name, id, .. } => write!(f, "{name}@{id}"),
             Op::Int(v) => write!(f, "{v}"),
             Op::BigInt(v) => write!(f, "{v}"),
             Op::True => write!(f, "true"),
@@ -552,11 +562,17 @@ mod tests {
         assert_eq!(Term::add(Term::int(2), Term::int(3)), Term::int(5));
         assert_eq!(Term::eq(x(), x()), Term::bool(true));
         assert_eq!(Term::eq(Term::int(1), Term::int(2)), Term::bool(false));
-        assert_eq!(Term::eq(Term::eq(x(), Term::int(1)), Term::int(1).clone()).sort(), Sort::Bool);
+        assert_eq!(
+            Term::eq(Term::eq(x(), Term::int(1)), Term::int(1).clone()).sort(),
+            Sort::Bool
+        );
         let s = Term::var(2, "s", Sort::Snap, VarKind::Plain);
         assert_eq!(Term::to_snap(Term::from_snap(s.clone(), Sort::Int)), s);
         assert_eq!(Term::first(Term::combine(s.clone(), Term::unit())), s);
-        assert_eq!(Term::not(Term::not(Term::eq(x(), Term::int(0)))), Term::eq(x(), Term::int(0)));
+        assert_eq!(
+            Term::not(Term::not(Term::eq(x(), Term::int(0)))),
+            Term::eq(x(), Term::int(0))
+        );
         assert_eq!(Term::eq(Term::int(0), x()), Term::eq(x(), Term::int(0)));
     }
 

@@ -35,7 +35,12 @@ fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], span: Span) ->
 /// contract is ill-defined is not verified.
 pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     ctx.assigned = m.assigned.clone();
-    let s0 = initial_state(ctx, !m.decl.is_static, &m.decl.params, m.decl.name.span.clone());
+    let s0 = initial_state(
+        ctx,
+        !m.decl.is_static,
+        &m.decl.params,
+        m.decl.name.span.clone(),
+    );
 
     let before = ctx.failures.len();
     let snap = ctx.fresh_snap();
@@ -71,7 +76,12 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
 /// Definition 5 and section 3.6: a pure method's precondition and body are
 /// well-defined, and its calls pass the termination check.
 pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
-    let s0 = initial_state(ctx, !p.decl.is_static, &p.decl.params, p.decl.name.span.clone());
+    let s0 = initial_state(
+        ctx,
+        !p.decl.is_static,
+        &p.decl.params,
+        p.decl.name.span.clone(),
+    );
     let snap = ctx.fresh_snap();
     produce(ctx, s0, snap, &p.pre, &|ctx, s1| {
         ctx.termination = Some((p.fun.clone(), p.decl.span.start));

@@ -114,9 +114,15 @@ pub enum StmtKind {
     /// `x = e;` (e may be a call or `new`). Before checking, `f = e;` with `f`
     /// a field of `this` is also parsed as this; the checker turns it into
     /// `FieldAssign`.
-    Assign { target: Ident, value: Expr },
+    Assign {
+        target: Ident,
+        value: Expr,
+    },
     /// `e.f = e;` — `target` is an `ExprKind::Field`.
-    FieldAssign { target: Expr, value: Expr },
+    FieldAssign {
+        target: Expr,
+        value: Expr,
+    },
     /// `call;` — an `ExprKind::Call`.
     Call(Expr),
     /// `else if` is an `else` block holding one `If`.

@@ -71,11 +71,9 @@ fn rule_name(rule: Rule) -> &'static str {
         ensures_clause => "`ensures`",
         invariant_clause => "`invariant`",
         expr | term | primary | postfix_expr | op_not | op_neg | opening_expr | using_expr
-        | old_expr | acc_expr | untouched_expr | new_expr | call_expr | paren_expr => {
-            "expression"
-        }
-        op_cond | op_implies | op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge
-        | op_gt | op_add | op_sub | op_mul | op_div | op_rem => OPERATOR,
+        | old_expr | acc_expr | untouched_expr | new_expr | call_expr | paren_expr => "expression",
+        op_cond | op_implies | op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt
+        | op_add | op_sub | op_mul | op_div | op_rem => OPERATOR,
         kw_class => "`class`",
         kw_static => "`static`",
         kw_void => "`void`",
@@ -145,7 +143,10 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
     // A `;` that was forgotten at the end of a line.
     if items.contains(&"`;`") {
         if let Some(prev) = prev_token_end(src, pos) {
-            if src.get(prev..span.start).is_some_and(|gap| gap.contains('\n')) {
+            if src
+                .get(prev..span.start)
+                .is_some_and(|gap| gap.contains('\n'))
+            {
                 let (line, _) = line_col(src, prev);
                 return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))
                     .with_label("expected `;`")
@@ -153,8 +154,12 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
             }
         }
     }
-    let mut d = Diagnostic::new(Kind::Parse, span, format!("expected {wanted}, found {found}"))
-        .with_label(format!("expected {wanted}"));
+    let mut d = Diagnostic::new(
+        Kind::Parse,
+        span,
+        format!("expected {wanted}, found {found}"),
+    )
+    .with_label(format!("expected {wanted}"));
     if found.starts_with("keyword") && items.contains(&"identifier") {
         let word = found.trim_start_matches("keyword ");
         d = d.with_help(format!(
@@ -167,9 +172,13 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
 /// A syntax error found by the tree builder at the token starting at `pos`.
 pub fn at_token(src: &str, pos: usize, wanted: &str, help: &str) -> Diagnostic {
     let (span, found) = token_at(src, pos);
-    Diagnostic::new(Kind::Parse, span, format!("expected {wanted}, found {found}"))
-        .with_label(format!("expected {wanted}"))
-        .with_help(help.to_string())
+    Diagnostic::new(
+        Kind::Parse,
+        span,
+        format!("expected {wanted}, found {found}"),
+    )
+    .with_label(format!("expected {wanted}"))
+    .with_help(help.to_string())
 }
 
 /// The builder's error for a broken invariant of the grammar (a bug).

@@ -29,9 +29,7 @@ pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
             .stack_size(PARSER_STACK)
             .spawn_scoped(s, || parse::program(source));
         match spawned {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|_| Err(error::internal(0..0))),
+            Ok(handle) => handle.join().unwrap_or_else(|_| Err(error::internal(0..0))),
             // No thread to be had: parse here, with the caller's stack.
             Err(_) => parse::program(source),
         }

@@ -81,8 +81,7 @@ impl<'i> Kids<'i> {
 
 /// Parses a whole program (after `scan::prescan`).
 pub fn program(src: &str) -> R<Program> {
-    let mut pairs =
-        SiftParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, &e))?;
+    let mut pairs = SiftParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, &e))?;
     let top = pairs.next().ok_or_else(|| internal(0..0))?;
     let b = Builder { src };
     let mut classes = Vec::new();
@@ -133,7 +132,11 @@ impl Builder<'_> {
 
     fn ty(&self, p: &P) -> R<Type> {
         let span = span_of(p);
-        let inner = p.clone().into_inner().next().ok_or_else(|| internal(span.clone()))?;
+        let inner = p
+            .clone()
+            .into_inner()
+            .next()
+            .ok_or_else(|| internal(span.clone()))?;
         let kind = match inner.as_rule() {
             Rule::kw_int => TypeKind::Int,
             Rule::kw_bool => TypeKind::Bool,
@@ -312,7 +315,10 @@ impl Builder<'_> {
 
     fn stmt(&self, p: P, depth: usize) -> R<Stmt> {
         let span = span_of(&p);
-        let s = p.into_inner().next().ok_or_else(|| internal(span.clone()))?;
+        let s = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| internal(span.clone()))?;
         let rule = s.as_rule();
         if rule == Rule::if_stmt {
             return self.if_stmt(s, depth);
@@ -385,7 +391,11 @@ impl Builder<'_> {
         } else {
             "a predicate instance, like `open valid();`"
         };
-        self.require_call(target, semi.as_span().start(), &format!("`{kw}` takes {what}"))
+        self.require_call(
+            target,
+            semi.as_span().start(),
+            &format!("`{kw}` takes {what}"),
+        )
     }
 
     /// Checks that `b` is a call; otherwise reports the token at `next`.

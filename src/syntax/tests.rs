@@ -5,7 +5,10 @@ fn err(src: &str) -> String {
         Ok(_) => "OK".to_string(),
         Err(d) => {
             let (l, c) = crate::diag::line_col(src, d.span.start);
-            format!("{l}:{c} {:?} {} [{}] {:?}", d.span, d.message, d.label, d.help)
+            format!(
+                "{l}:{c} {:?} {} [{}] {:?}",
+                d.span, d.message, d.label, d.help
+            )
         }
     }
 }
@@ -63,7 +66,10 @@ fn deep() {
         println!("parens {n} => {}", err(&src));
         let src = wrap_expr(&format!("{}x{}", "f(".repeat(n), ")".repeat(n)));
         println!("calls {n} => {}", err(&src));
-        let src = format!("class A {{ void m() {{ {} }} }}", "if (x) {".repeat(n) + &"}".repeat(n));
+        let src = format!(
+            "class A {{ void m() {{ {} }} }}",
+            "if (x) {".repeat(n) + &"}".repeat(n)
+        );
         println!("ifs {n} => {}", err(&src));
         let src = wrap_expr(&format!("{}x", "!".repeat(n)));
         println!("nots {n} => {}", err(&src));
@@ -77,7 +83,10 @@ fn deep() {
         println!("condmid {n} => {}", err(&src));
         let src = wrap_expr(&format!("x{}", " ? y : x".repeat(n)));
         println!("condright {n} => {}", err(&src));
-        let src = format!("class A {{ void m() {{ if (x) {{}} {} }} }}", "else if (x) {}".repeat(n));
+        let src = format!(
+            "class A {{ void m() {{ if (x) {{}} {} }} }}",
+            "else if (x) {}".repeat(n)
+        );
         println!("elseif {n} => {}", err(&src));
         let src = wrap_expr(&format!("x{}", ".f".repeat(n)));
         println!("fields {n} => {}", err(&src));
@@ -90,28 +99,64 @@ fn perf() {
     let mut junk = String::new();
     let mut seed: u64 = 12345;
     while junk.len() < n {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let c = (32 + (seed >> 33) % 95) as u8 as char;
         junk.push(c);
     }
     let cases: Vec<(&str, String)> = vec![
         ("random", junk),
-        ("classes", "class A { void m() { x = 1; } }\n".repeat(n / 32)),
-        ("stmts", format!("class A {{ void m() {{ {} }} }}", "x = y.f(1, 2) + 3 * z;\n".repeat(n / 24))),
+        (
+            "classes",
+            "class A { void m() { x = 1; } }\n".repeat(n / 32),
+        ),
+        (
+            "stmts",
+            format!(
+                "class A {{ void m() {{ {} }} }}",
+                "x = y.f(1, 2) + 3 * z;\n".repeat(n / 24)
+            ),
+        ),
         ("plus", wrap_expr(&"x + ".repeat(n / 4))),
         ("ident", "a".repeat(n)),
         ("braces", "{".repeat(n)),
         ("closers", "class A { ".to_string() + &"}".repeat(n)),
-        ("semis", format!("class A {{ void m() {{ {} }} }}", ";".repeat(n))),
-        ("comment", format!("class A {{ {} }}", "/* x */ // y\n".repeat(n / 14))),
-        ("ifelse", format!("class A {{ void m() {{ {} }} }}", "if (x) { y = 1; } else { y = 2; }\n".repeat(n / 36))),
+        (
+            "semis",
+            format!("class A {{ void m() {{ {} }} }}", ";".repeat(n)),
+        ),
+        (
+            "comment",
+            format!("class A {{ {} }}", "/* x */ // y\n".repeat(n / 14)),
+        ),
+        (
+            "ifelse",
+            format!(
+                "class A {{ void m() {{ {} }} }}",
+                "if (x) { y = 1; } else { y = 2; }\n".repeat(n / 36)
+            ),
+        ),
         ("nots", wrap_expr(&"!".repeat(n))),
-        ("members", format!("class A {{ {} }}", "int x; void m() requires x == 1; ensures y; { }\n".repeat(n / 50))),
-        ("badmember", format!("class A {{ {} int }}", "int x;\n".repeat(n / 8))),
+        (
+            "members",
+            format!(
+                "class A {{ {} }}",
+                "int x; void m() requires x == 1; ensures y; { }\n".repeat(n / 50)
+            ),
+        ),
+        (
+            "badmember",
+            format!("class A {{ {} int }}", "int x;\n".repeat(n / 8)),
+        ),
     ];
     for (name, src) in cases {
         let t = std::time::Instant::now();
         let r = err(&src);
-        println!("{name}: {:?} {}", t.elapsed(), r.chars().take(100).collect::<String>());
+        println!(
+            "{name}: {:?} {}",
+            t.elapsed(),
+            r.chars().take(100).collect::<String>()
+        );
     }
 }
