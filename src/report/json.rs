@@ -27,6 +27,11 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
             json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store, "path_condition": s.pc})
         })
         .collect();
+    let counterexample: serde_json::Map<String, Value> = e
+        .counterexample
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
     json!({
         "kind": e.diag.kind.as_str(),
         "message": e.diag.message,
@@ -39,6 +44,8 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
         "help": e.diag.help,
         "related": related,
         "trace": trace,
+        "explanation": super::explain::explain(e, &report.source),
+        "counterexample": counterexample,
     })
 }
 

@@ -1,4 +1,6 @@
-//! Rendering reports: rustc-style text (ariadne) and JSON.
+//! Rendering reports: rustc-style text (ariadne) and JSON, with the
+//! explanations of failures that both share.
 
+pub mod explain;
 pub mod json;
 pub mod text;

@@ -3,6 +3,7 @@
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 
+use super::explain;
 use crate::verify::{ErrorReport, FileReport};
 
 /// Renders one error. `color` is for terminals; tests use plain text.
@@ -42,6 +43,10 @@ pub fn render_error(path: &str, source: &str, e: &ErrorReport, color: bool) -> S
     }
     if !e.member.is_empty() {
         report = report.with_note(format!("in `{}`", e.member));
+    }
+    let why = explain::explain(e, source);
+    if !why.is_empty() {
+        report = report.with_note(format!("why:\n{}", why.join("\n")));
     }
     let mut out = Vec::new();
     let src = Source::from(source);

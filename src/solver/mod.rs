@@ -109,6 +109,10 @@ impl<'z> Solver<'z> {
         &self.decls[name]
     }
 
+    pub fn logging(&self) -> bool {
+        self.log.is_some()
+    }
+
     /// The SMT-LIB text of every command sent so far, if logging.
     pub fn take_log(&mut self) -> Option<String> {
         self.log.take()

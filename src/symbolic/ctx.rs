@@ -122,7 +122,13 @@ impl<'z> Ctx<'z> {
 
     /// Σ ⊢ goal, trying syntax before Z3.
     pub fn prove(&mut self, s: &State, goal: &Term, why: &str) -> bool {
-        match self.solver.prove(&s.pc, goal, why) {
+        let why = if self.solver.logging() {
+            let line = s.trace.last().map_or(1, |step| crate::diag::line_col(&self.source, step.span.start).0);
+            format!("{why} (after line {line})")
+        } else {
+            String::new()
+        };
+        match self.solver.prove(&s.pc, goal, &why) {
             Answer::Proved => true,
             Answer::Refuted => {
                 self.gave_up = None;

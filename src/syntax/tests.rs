@@ -160,3 +160,17 @@ fn perf() {
         );
     }
 }
+
+#[test]
+fn scaling() {
+    for k in [1usize, 2, 4, 8] {
+        let src = "class A { void m() { x = 1; } }\n".repeat(k * 4096);
+        let t = std::time::Instant::now();
+        let r = err(&src);
+        println!("classes {}KB: {:?} {}", src.len() / 1024, t.elapsed(), r);
+        let src = format!("class A {{ void m() {{ {} }} }}", "x = y.f(1, 2) + 3 * z;\n".repeat(k * 4096));
+        let t = std::time::Instant::now();
+        let r = err(&src);
+        println!("stmts {}KB: {:?} {}", src.len() / 1024, t.elapsed(), r);
+    }
+}

@@ -1,0 +1,436 @@
+//! Which declaration a name in a checked program refers to (go to
+//! definition, and the declaration part of hovers).
+//!
+//! The checker resolves fields (`Field::class`), calls (`Call::target`) and
+//! bare names (`Var` or a field of `this`) in place; locals and parameters
+//! are found here by walking the scopes of the member.
+
+use crate::syntax::ast::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    Class,
+    Field,
+    Method,
+    Constructor,
+    Pure,
+    Predicate,
+    Param,
+    Local,
+}
+
+impl SymbolKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SymbolKind::Class => "class",
+            SymbolKind::Field => "field",
+            SymbolKind::Method => "method",
+            SymbolKind::Constructor => "constructor",
+            SymbolKind::Pure => "pure method",
+            SymbolKind::Predicate => "predicate",
+            SymbolKind::Param => "parameter",
+            SymbolKind::Local => "local variable",
+        }
+    }
+}
+
+/// A declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    /// The declaring name.
+    pub name: Span,
+    /// What to show of the declaration: the whole of a field, parameter or
+    /// local; a class or member up to its body (the hover cuts at `{`).
+    pub decl: Span,
+    /// The class declaring a member (empty for classes and locals).
+    pub class: String,
+}
+
+fn contains(span: &Span, offset: usize) -> bool {
+    span.start <= offset && offset <= span.end
+}
+
+/// The declaration of the name at `offset` (the cursor may be just after it).
+pub fn symbol_at(program: &Program, offset: usize) -> Option<Symbol> {
+    let mut w = Walker {
+        program,
+        offset,
+        class: 0,
+        scopes: Vec::new(),
+    };
+    w.program()
+}
+
+struct Walker<'a> {
+    program: &'a Program,
+    offset: usize,
+    /// The class being walked.
+    class: usize,
+    /// Parameters and locals in scope (name, declaration), innermost last.
+    scopes: Vec<Vec<(String, Symbol)>>,
+}
+
+impl<'a> Walker<'a> {
+    fn program(&mut self) -> Option<Symbol> {
+        for (ci, class) in self.program.classes.iter().enumerate() {
+            if !contains(&class.span, self.offset) {
+                continue;
+            }
+            self.class = ci;
+            if contains(&class.name.span, self.offset) {
+                return Some(class_symbol(class));
+            }
+            for f in &class.fields {
+                if let Some(s) = self.ty(&f.ty) {
+                    return Some(s);
+                }
+                if contains(&f.name.span, self.offset) {
+                    return Some(field_symbol(class, f));
+                }
+            }
+            for m in &class.methods {
+                if contains(&m.span, self.offset)
+                    && let Some(s) = self.method(class, m)
+                {
+                    return Some(s);
+                }
+            }
+            for p in &class.pures {
+                if contains(&p.span, self.offset)
+                    && let Some(s) = self.pure(class, p)
+                {
+                    return Some(s);
+                }
+            }
+            for q in &class.predicates {
+                if contains(&q.span, self.offset)
+                    && let Some(s) = self.predicate(class, q)
+                {
+                    return Some(s);
+                }
+            }
+        }
+        None
+    }
+
+    fn ty(&self, t: &Type) -> Option<Symbol> {
+        match &t.kind {
+            TypeKind::Class(name) if contains(&t.span, self.offset) => self.class_named(name).map(class_symbol),
+            _ => None,
+        }
+    }
+
+    fn class_named(&self, name: &str) -> Option<&'a Class> {
+        let current = self.program.classes.get(self.class).filter(|c| c.name.name == name);
+        current.or_else(|| self.program.classes.iter().find(|c| c.name.name == name))
+    }
+
+    fn params(&mut self, params: &[Param]) -> Option<Symbol> {
+        self.scopes = vec![Vec::new()];
+        for p in params {
+            if let Some(s) = self.ty(&p.ty) {
+                return Some(s);
+            }
+            let s = Symbol {
+                kind: SymbolKind::Param,
+                name: p.name.span.clone(),
+                decl: p.ty.span.start..p.name.span.end,
+                class: String::new(),
+            };
+            if contains(&p.name.span, self.offset) {
+                return Some(s);
+            }
+            self.declare(&p.name.name, s);
+        }
+        None
+    }
+
+    fn declare(&mut self, name: &str, s: Symbol) {
+        let entry = (name.to_string(), s);
+        match self.scopes.last_mut() {
+            Some(frame) => frame.push(entry),
+            None => self.scopes.push(vec![entry]),
+        }
+    }
+
+    fn method(&mut self, class: &'a Class, m: &'a Method) -> Option<Symbol> {
+        if contains(&m.name.span, self.offset) {
+            return Some(method_symbol(class, m));
+        }
+        if let Some(s) = m.ret.as_ref().and_then(|t| self.ty(t)) {
+            return Some(s);
+        }
+        if let Some(s) = self.params(&m.params) {
+            return Some(s);
+        }
+        for e in m.requires.iter().chain(&m.ensures) {
+            if let Some(s) = self.expr(e) {
+                return Some(s);
+            }
+        }
+        self.block(&m.body)
+    }
+
+    fn pure(&mut self, class: &'a Class, p: &'a Pure) -> Option<Symbol> {
+        if contains(&p.name.span, self.offset) {
+            return Some(pure_symbol(class, p));
+        }
+        if let Some(s) = self.ty(&p.ret) {
+            return Some(s);
+        }
+        if let Some(s) = self.params(&p.params) {
+            return Some(s);
+        }
+        for e in &p.requires {
+            if let Some(s) = self.expr(e) {
+                return Some(s);
+            }
+        }
+        self.expr(&p.body)
+    }
+
+    fn predicate(&mut self, class: &'a Class, q: &'a Predicate) -> Option<Symbol> {
+        if contains(&q.name.span, self.offset) {
+            return Some(predicate_symbol(class, q));
+        }
+        if let Some(s) = self.params(&q.params) {
+            return Some(s);
+        }
+        self.expr(&q.body)
+    }
+
+    fn block(&mut self, b: &Block) -> Option<Symbol> {
+        self.scopes.push(Vec::new());
+        let found = self.stmts(&b.stmts);
+        self.scopes.pop();
+        found
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Option<Symbol> {
+        for st in stmts {
+            if contains(&st.span, self.offset)
+                && let Some(s) = self.stmt(st)
+            {
+                return Some(s);
+            }
+            if let StmtKind::Local { name, .. } = &st.kind {
+                let s = Symbol {
+                    kind: SymbolKind::Local,
+                    name: name.span.clone(),
+                    decl: st.span.clone(),
+                    class: String::new(),
+                };
+                self.declare(&name.name, s);
+            }
+        }
+        None
+    }
+
+    fn stmt(&mut self, st: &Stmt) -> Option<Symbol> {
+        match &st.kind {
+            StmtKind::Local { ty, name, init } => {
+                if let Some(s) = self.ty(ty) {
+                    return Some(s);
+                }
+                if contains(&name.span, self.offset) {
+                    return Some(Symbol {
+                        kind: SymbolKind::Local,
+                        name: name.span.clone(),
+                        decl: st.span.clone(),
+                        class: String::new(),
+                    });
+                }
+                init.as_ref().and_then(|e| self.expr(e))
+            }
+            StmtKind::Assign { target, value } => {
+                if contains(&target.span, self.offset) {
+                    return self.name(target);
+                }
+                self.expr(value)
+            }
+            StmtKind::FieldAssign { target, value } => self.expr(target).or_else(|| self.expr(value)),
+            StmtKind::If { cond, then, els } => self
+                .expr(cond)
+                .or_else(|| self.block(then))
+                .or_else(|| els.as_ref().and_then(|b| self.block(b))),
+            StmtKind::While { cond, invariants, body } => {
+                if let Some(s) = self.expr(cond) {
+                    return Some(s);
+                }
+                for i in invariants {
+                    if let Some(s) = self.expr(i) {
+                        return Some(s);
+                    }
+                }
+                self.block(body)
+            }
+            StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
+            StmtKind::Call(e)
+            | StmtKind::Assert(e)
+            | StmtKind::Assume(e)
+            | StmtKind::Open(e)
+            | StmtKind::Close(e)
+            | StmtKind::Use(e)
+            | StmtKind::Join(e) => self.expr(e),
+        }
+    }
+
+    /// A bare name: a local or parameter, else a field of the current class.
+    fn name(&self, id: &Ident) -> Option<Symbol> {
+        let local = self.scopes.iter().rev().flat_map(|f| f.iter().rev()).find(|(n, _)| *n == id.name);
+        if let Some((_, s)) = local {
+            return Some(s.clone());
+        }
+        let class = self.program.classes.get(self.class)?;
+        class
+            .fields
+            .iter()
+            .find(|f| f.name.name == id.name)
+            .map(|f| field_symbol(class, f))
+    }
+
+    fn expr(&mut self, e: &Expr) -> Option<Symbol> {
+        if !contains(&e.span, self.offset) {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Null | ExprKind::This | ExprKind::Result => None,
+            ExprKind::Name(id) | ExprKind::Var(id) => {
+                if contains(&id.span, self.offset) {
+                    self.name(id)
+                } else {
+                    None
+                }
+            }
+            ExprKind::Field { recv, field, class } => {
+                if let Some(s) = self.expr(recv) {
+                    return Some(s);
+                }
+                if contains(&field.span, self.offset) {
+                    return self.field(class, &field.name);
+                }
+                None
+            }
+            ExprKind::Call(call) => self.call(call),
+            ExprKind::New { class, args } => {
+                if contains(&class.span, self.offset) {
+                    let c = self.class_named(&class.name)?;
+                    let ctor = c.methods.iter().find(|m| m.is_constructor && m.params.len() == args.len());
+                    let ctor = ctor.or_else(|| c.methods.iter().find(|m| m.is_constructor));
+                    return Some(ctor.map_or_else(|| class_symbol(c), |m| method_symbol(c, m)));
+                }
+                args.iter().find_map(|a| self.expr(a))
+            }
+            ExprKind::Unary(_, a) | ExprKind::Old(a) | ExprKind::Acc(a) | ExprKind::Untouched(a) => self.expr(a),
+            ExprKind::Binary(_, a, b) => self.expr(a).or_else(|| self.expr(b)),
+            ExprKind::Cond(c, a, b) => self.expr(c).or_else(|| self.expr(a)).or_else(|| self.expr(b)),
+            ExprKind::Opening(call, body) | ExprKind::Using(call, body) => {
+                self.call(call).or_else(|| self.expr(body))
+            }
+        }
+    }
+
+    fn field(&self, class: &str, name: &str) -> Option<Symbol> {
+        let by_class = self
+            .class_named(class)
+            .and_then(|c| c.fields.iter().find(|f| f.name.name == name).map(|f| field_symbol(c, f)));
+        // Unresolved (after a type error): any field of that name.
+        by_class.or_else(|| {
+            self.program
+                .classes
+                .iter()
+                .find_map(|c| c.fields.iter().find(|f| f.name.name == name).map(|f| field_symbol(c, f)))
+        })
+    }
+
+    fn call(&mut self, call: &Call) -> Option<Symbol> {
+        match &call.receiver {
+            Receiver::Implicit => {}
+            Receiver::Expr(e) => {
+                if let Some(s) = self.expr(e) {
+                    return Some(s);
+                }
+            }
+            Receiver::Class(id) => {
+                if contains(&id.span, self.offset) {
+                    return self.class_named(&id.name).map(class_symbol);
+                }
+            }
+        }
+        if contains(&call.name.span, self.offset) {
+            let name = &call.name.name;
+            if let Some(t) = &call.target {
+                let c = self.class_named(&t.class)?;
+                return member_named(c, name, Some(t.kind));
+            }
+            let current = self.program.classes.get(self.class);
+            return current
+                .and_then(|c| member_named(c, name, None))
+                .or_else(|| self.program.classes.iter().find_map(|c| member_named(c, name, None)));
+        }
+        call.args.iter().find_map(|a| self.expr(a))
+    }
+}
+
+fn member_named(c: &Class, name: &str, kind: Option<MemberKind>) -> Option<Symbol> {
+    let methods = || c.methods.iter().filter(|m| !m.is_constructor && m.name.name == name);
+    let pures = || c.pures.iter().filter(|p| p.name.name == name);
+    let preds = || c.predicates.iter().filter(|q| q.name.name == name);
+    match kind {
+        Some(MemberKind::Method) => methods().next().map(|m| method_symbol(c, m)),
+        Some(MemberKind::Constructor) => c.methods.iter().find(|m| m.is_constructor).map(|m| method_symbol(c, m)),
+        Some(MemberKind::Pure) => pures().next().map(|p| pure_symbol(c, p)),
+        Some(MemberKind::Predicate) => preds().next().map(|q| predicate_symbol(c, q)),
+        None => methods()
+            .next()
+            .map(|m| method_symbol(c, m))
+            .or_else(|| pures().next().map(|p| pure_symbol(c, p)))
+            .or_else(|| preds().next().map(|q| predicate_symbol(c, q))),
+    }
+}
+
+fn class_symbol(c: &Class) -> Symbol {
+    Symbol {
+        kind: SymbolKind::Class,
+        name: c.name.span.clone(),
+        decl: c.span.start..c.name.span.end,
+        class: String::new(),
+    }
+}
+
+fn field_symbol(c: &Class, f: &Field) -> Symbol {
+    Symbol {
+        kind: SymbolKind::Field,
+        name: f.name.span.clone(),
+        decl: f.span.clone(),
+        class: c.name.name.clone(),
+    }
+}
+
+fn method_symbol(c: &Class, m: &Method) -> Symbol {
+    Symbol {
+        kind: if m.is_constructor { SymbolKind::Constructor } else { SymbolKind::Method },
+        name: m.name.span.clone(),
+        decl: m.span.start..m.body.span.start,
+        class: c.name.name.clone(),
+    }
+}
+
+fn pure_symbol(c: &Class, p: &Pure) -> Symbol {
+    Symbol {
+        kind: SymbolKind::Pure,
+        name: p.name.span.clone(),
+        decl: p.span.start..p.body.span.start,
+        class: c.name.name.clone(),
+    }
+}
+
+fn predicate_symbol(c: &Class, q: &Predicate) -> Symbol {
+    Symbol {
+        kind: SymbolKind::Predicate,
+        name: q.name.span.clone(),
+        decl: q.span.start..q.body.span.start,
+        class: c.name.name.clone(),
+    }
+}

@@ -1,0 +1,393 @@
+//! Why a verification error happened, from the path that led to it (paper
+//! section 6.2): for a missing chunk, what the heap held at the failure and
+//! which step on the path took a chunk of the same field or predicate away;
+//! for a fact that might not hold, the branch decisions of the path and the
+//! solver's counterexample. Pure functions over an `ErrorReport` and the
+//! source, shared by the text and JSON reports and by `sift debug`.
+
+use crate::diag::{Kind, line_col};
+use crate::verify::{ErrorReport, TraceStep};
+
+/// What a missing chunk is a chunk of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChunkName {
+    Field(String),
+    Predicate(String),
+}
+
+impl ChunkName {
+    fn describe(&self) -> String {
+        match self {
+            ChunkName::Field(f) => format!("field `{f}`"),
+            ChunkName::Predicate(p) => format!("predicate `{p}`"),
+        }
+    }
+}
+
+/// The chunk a failure says is missing: its name and the text the message
+/// quotes (`acc(c.x)`, `c.valid()`, `c.x`).
+pub fn missing_chunk(e: &ErrorReport) -> Option<(ChunkName, String)> {
+    let d = &e.diag;
+    let texts = std::iter::once(&d.message)
+        .chain(d.notes.iter())
+        .chain(d.related.iter().map(|r| &r.message))
+        .chain(std::iter::once(&d.label));
+    for t in texts {
+        if let Some(found) = missing_in_reason(t) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Parses one reason: "no `acc(e.f)` in the heap", "no `e.q(..)` in the
+/// heap", "no permission to read `e.f`", "no permission to write `e.f`".
+fn missing_in_reason(reason: &str) -> Option<(ChunkName, String)> {
+    let quoted = |rest: &str| rest.split('`').next().map(str::to_string);
+    if let Some(rest) = reason.strip_prefix("no permission to read `").or_else(|| reason.strip_prefix("no permission to write `")) {
+        let text = quoted(rest)?;
+        return Some((ChunkName::Field(last_segment(&text).to_string()), text));
+    }
+    let at = reason.find("no `")?;
+    let rest = &reason[at + 4..];
+    let text = quoted(rest)?;
+    if !rest[text.len()..].starts_with("` in the heap") {
+        return None;
+    }
+    if let Some(inner) = text.strip_prefix("acc(").and_then(|t| t.strip_suffix(')')) {
+        return Some((ChunkName::Field(last_segment(inner).to_string()), text));
+    }
+    let head = text.split('(').next().unwrap_or(&text);
+    Some((ChunkName::Predicate(last_segment(head).to_string()), text))
+}
+
+fn last_segment(s: &str) -> &str {
+    s.rsplit('.').next().unwrap_or(s).trim()
+}
+
+/// The field or predicate of a rendered chunk: `t.f ↦ v` or `t.q[s](args)`.
+pub fn chunk_name(chunk: &str) -> Option<ChunkName> {
+    if let Some((loc, _)) = chunk.split_once(" ↦ ") {
+        return Some(ChunkName::Field(last_segment(loc).to_string()));
+    }
+    let head = chunk.split('[').next()?;
+    if head.len() == chunk.len() {
+        return None;
+    }
+    Some(ChunkName::Predicate(last_segment(head).to_string()))
+}
+
+/// How one step's state differs from the one before it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepDiff {
+    pub heap_removed: Vec<String>,
+    pub heap_added: Vec<String>,
+    /// Variable, old value (None: new variable), new value (None: gone).
+    pub store: Vec<(String, Option<String>, Option<String>)>,
+    pub pc_added: Vec<String>,
+    pub pc_removed: Vec<String>,
+}
+
+impl StepDiff {
+    pub fn is_empty(&self) -> bool {
+        self.heap_removed.is_empty()
+            && self.heap_added.is_empty()
+            && self.store.is_empty()
+            && self.pc_added.is_empty()
+            && self.pc_removed.is_empty()
+    }
+}
+
+/// Multiset difference `a - b`, in the order of `a`.
+fn minus(a: &[String], b: &[String]) -> Vec<String> {
+    let mut left: Vec<Option<&String>> = b.iter().map(Some).collect();
+    let mut out = Vec::new();
+    for x in a {
+        match left.iter_mut().find(|y| y.is_some_and(|y| y == x)) {
+            Some(slot) => *slot = None,
+            None => out.push(x.clone()),
+        }
+    }
+    out
+}
+
+pub fn diff_steps(prev: &TraceStep, next: &TraceStep) -> StepDiff {
+    let mut store = Vec::new();
+    for (k, v) in &prev.store {
+        match next.store.iter().find(|(k2, _)| k2 == k) {
+            Some((_, v2)) if v2 != v => store.push((k.clone(), Some(v.clone()), Some(v2.clone()))),
+            Some(_) => {}
+            None => store.push((k.clone(), Some(v.clone()), None)),
+        }
+    }
+    for (k, v) in &next.store {
+        if !prev.store.iter().any(|(k2, _)| k2 == k) {
+            store.push((k.clone(), None, Some(v.clone())));
+        }
+    }
+    store.sort_by(|a, b| a.0.cmp(&b.0));
+    StepDiff {
+        heap_removed: minus(&prev.heap, &next.heap),
+        heap_added: minus(&next.heap, &prev.heap),
+        store,
+        pc_added: minus(&next.pc, &prev.pc),
+        pc_removed: minus(&prev.pc, &next.pc),
+    }
+}
+
+fn line_of(source: &str, step: &TraceStep) -> usize {
+    line_col(source, step.span.start).0
+}
+
+/// Whether a step records a decision between paths.
+pub fn is_decision(what: &str) -> bool {
+    what.contains(": then branch")
+        || what.contains(": else branch")
+        || what.starts_with("loop body")
+        || what.starts_with("after the loop")
+}
+
+/// The explanation of one error, one sentence per entry (empty when the
+/// error has no path, as parse and type errors).
+pub fn explain(e: &ErrorReport, source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if e.trace.is_empty() || matches!(e.diag.kind, Kind::Parse | Kind::Type) {
+        return out;
+    }
+    match missing_chunk(e) {
+        Some((name, text)) => explain_missing(e, source, &name, &text, &mut out),
+        None => explain_fact(e, source, &mut out),
+    }
+    if !e.counterexample.is_empty() {
+        out.push(format!("counterexample: {}", counterexample_text(&e.counterexample)));
+    }
+    out
+}
+
+pub fn counterexample_text(values: &[(String, String)]) -> String {
+    values.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+}
+
+fn explain_missing(e: &ErrorReport, source: &str, name: &ChunkName, text: &str, out: &mut Vec<String>) {
+    let Some(last) = e.trace.last() else { return };
+    if last.heap.is_empty() {
+        out.push(format!("`{text}` is missing: at the failure the heap was empty"));
+    } else {
+        out.push(format!("`{text}` is missing: at the failure the heap held {}", last.heap.join(", ")));
+    }
+    let same = |c: &&String| chunk_name(c).as_ref() == Some(name);
+    let seen_any = e.trace.iter().any(|s| s.heap.iter().any(|c| same(&c)));
+    let mut events = 0;
+    for pair in e.trace.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        if after.what.starts_with("fails:") {
+            continue;
+        }
+        let count = |s: &TraceStep| s.heap.iter().filter(same).count();
+        if count(after) >= count(before) {
+            continue;
+        }
+        let gone: Vec<String> = minus(&before.heap, &after.heap).into_iter().filter(|c| same(&c)).collect();
+        let shown = gone.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+        let line = line_of(source, after);
+        let sentence = if after.what.starts_with("loop body") {
+            format!(
+                "{shown} left the heap at line {line}: the loop body starts from its invariant only (`{}`)",
+                after.what
+            )
+        } else {
+            format!("{shown} left the heap at line {line}: consumed by `{}`", after.what)
+        };
+        out.push(sentence);
+        events += 1;
+    }
+    if events == 0 {
+        if last.heap.iter().any(|c| same(&c)) {
+            out.push(format!(
+                "the heap holds a chunk of {}, but the solver cannot show it is the one needed (another receiver or other arguments?)",
+                name.describe()
+            ));
+        } else if !seen_any {
+            out.push(format!("no chunk of {} was in the heap anywhere on this path", name.describe()));
+        }
+    }
+}
+
+fn explain_fact(e: &ErrorReport, source: &str, out: &mut Vec<String>) {
+    let decisions: Vec<String> = e
+        .trace
+        .iter()
+        .filter(|s| is_decision(&s.what))
+        .map(|s| format!("line {}: {}", line_of(source, s), s.what))
+        .collect();
+    if decisions.is_empty() {
+        out.push("the path to the failure takes no branch".to_string());
+    } else {
+        for d in decisions {
+            out.push(format!("on this path: {d}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostic;
+
+    fn step(src: &str, at: &str, what: &str, heap: &[&str], pc: &[&str]) -> TraceStep {
+        let start = src.find(at).expect("span text in source");
+        TraceStep {
+            span: start..start + at.len(),
+            what: what.to_string(),
+            heap: heap.iter().map(|s| s.to_string()).collect(),
+            store: vec![("x".to_string(), "x".to_string())],
+            pc: pc.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn error(kind: Kind, message: &str, notes: &[&str], trace: Vec<TraceStep>) -> ErrorReport {
+        let mut diag = Diagnostic::new(kind, 0..1, message);
+        for n in notes {
+            diag = diag.with_note(*n);
+        }
+        ErrorReport {
+            diag,
+            member: "A.n".to_string(),
+            trace,
+            counterexample: Vec::new(),
+        }
+    }
+
+    const SRC: &str = "void n(A a)\n  requires acc(a.f);\n{\n  a.f = 1;\n  leak(a);\n  a.f = 2;\n}\n";
+
+    #[test]
+    fn names_of_missing_chunks() {
+        let m = |s: &str| missing_in_reason(s).map(|(n, _)| n);
+        assert_eq!(m("no `acc(a.f)` in the heap"), Some(ChunkName::Field("f".into())));
+        assert_eq!(m("no `acc(x)` in the heap"), Some(ChunkName::Field("x".into())));
+        assert_eq!(m("no `c.valid()` in the heap"), Some(ChunkName::Predicate("valid".into())));
+        assert_eq!(m("no `valid()` in the heap"), Some(ChunkName::Predicate("valid".into())));
+        assert_eq!(m("no permission to write `a.f`"), Some(ChunkName::Field("f".into())));
+        assert_eq!(m("no permission to read `x`"), Some(ChunkName::Field("x".into())));
+        assert_eq!(m("`x > 0` might not hold"), None);
+    }
+
+    #[test]
+    fn names_of_chunks() {
+        assert_eq!(chunk_name("a.f ↦ 1"), Some(ChunkName::Field("f".into())));
+        assert_eq!(chunk_name("newCell.valid[first(s)]()"), Some(ChunkName::Predicate("valid".into())));
+        assert_eq!(chunk_name("c.p[s](1, 2)"), Some(ChunkName::Predicate("p".into())));
+        assert_eq!(chunk_name("junk"), None);
+    }
+
+    #[test]
+    fn a_consumed_chunk_is_traced_to_the_call_that_took_it() {
+        let trace = vec![
+            step(SRC, "n", "method entry", &[], &[]),
+            step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
+            step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
+            step(SRC, "leak(a);", "leak(a);", &[], &[]),
+            step(SRC, "a.f = 2", "fails: no permission to write `a.f`", &[], &[]),
+        ];
+        let e = error(Kind::PermissionMissing, "no permission to write `a.f`", &[], trace);
+        assert_eq!(
+            explain(&e, SRC),
+            vec![
+                "`a.f` is missing: at the failure the heap was empty".to_string(),
+                "`a.f ↦ 1` left the heap at line 5: consumed by `leak(a);`".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_changed_value_is_not_a_consumption() {
+        let trace = vec![
+            step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
+            step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
+            step(SRC, "a.f = 2", "fails: precondition of this call might not hold", &["a.f ↦ 1"], &[]),
+        ];
+        let e = error(
+            Kind::PreconditionFailed,
+            "precondition of this call might not hold",
+            &["no `acc(b.f)` in the heap"],
+            trace,
+        );
+        let lines = explain(&e, SRC);
+        assert_eq!(lines[0], "`acc(b.f)` is missing: at the failure the heap held a.f ↦ 1");
+        assert!(lines[1].starts_with("the heap holds a chunk of field `f`, but"), "{lines:?}");
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[test]
+    fn a_chunk_never_held() {
+        let trace = vec![
+            step(SRC, "n", "method entry", &[], &[]),
+            step(SRC, "a.f = 2", "fails: cannot open", &[], &[]),
+        ];
+        let e = error(Kind::OpenFailed, "cannot open: the predicate instance is not held", &["no `a.valid()` in the heap"], trace);
+        assert_eq!(
+            explain(&e, SRC)[1],
+            "no chunk of predicate `valid` was in the heap anywhere on this path"
+        );
+    }
+
+    #[test]
+    fn facts_list_branches_and_the_counterexample() {
+        let src = "if (x > 0) { } else { }\nwhile (i < n) { }\nassert y > 0;\n";
+        let trace = vec![
+            step(src, "x > 0", "if (x > 0): else branch", &[], &["!(0 < x)"]),
+            step(src, "i < n", "after the loop (while i < n)", &[], &["!(0 < x)"]),
+            step(src, "y > 0", "fails: assertion might not hold", &[], &["!(0 < x)"]),
+        ];
+        let mut e = error(Kind::AssertFailed, "assertion might not hold", &["`y > 0` might not hold"], trace);
+        e.counterexample = vec![("x".into(), "0".into()), ("y".into(), "0".into())];
+        assert_eq!(
+            explain(&e, src),
+            vec![
+                "on this path: line 1: if (x > 0): else branch".to_string(),
+                "on this path: line 2: after the loop (while i < n)".to_string(),
+                "counterexample: x = 0, y = 0".to_string(),
+            ]
+        );
+        e.trace.drain(..2);
+        assert_eq!(explain(&e, src)[0], "the path to the failure takes no branch");
+    }
+
+    #[test]
+    fn errors_without_a_path_have_no_explanation() {
+        let e = error(Kind::Type, "unknown name", &[], Vec::new());
+        assert!(explain(&e, SRC).is_empty());
+    }
+
+    #[test]
+    fn diffs_of_steps() {
+        let a = TraceStep {
+            span: 0..0,
+            what: String::new(),
+            heap: vec!["a.f ↦ 1".into(), "b.f ↦ 2".into()],
+            store: vec![("x".into(), "1".into()), ("y".into(), "2".into())],
+            pc: vec!["p".into()],
+        };
+        let b = TraceStep {
+            span: 0..0,
+            what: String::new(),
+            heap: vec!["b.f ↦ 2".into(), "a.f ↦ 3".into()],
+            store: vec![("x".into(), "5".into()), ("z".into(), "0".into())],
+            pc: vec!["p".into(), "q".into()],
+        };
+        let d = diff_steps(&a, &b);
+        assert_eq!(d.heap_removed, vec!["a.f ↦ 1".to_string()]);
+        assert_eq!(d.heap_added, vec!["a.f ↦ 3".to_string()]);
+        assert_eq!(
+            d.store,
+            vec![
+                ("x".to_string(), Some("1".to_string()), Some("5".to_string())),
+                ("y".to_string(), Some("2".to_string()), None),
+                ("z".to_string(), None, Some("0".to_string())),
+            ]
+        );
+        assert_eq!(d.pc_added, vec!["q".to_string()]);
+        assert!(d.pc_removed.is_empty());
+        assert!(diff_steps(&a, &a).is_empty());
+    }
+}
