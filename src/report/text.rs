@@ -74,20 +74,48 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
     out
 }
 
-/// The trace of an error, step by step (for `--trace`).
+/// The trace of an error, step by step (for `--trace`): after each step,
+/// its heap, store and path condition, each followed by what changed since
+/// the step before: chunks added (`+`) and removed (`−`), variables given a
+/// value (`+`), changed (`~`) or dropped (`−`), and new (`+`) or dropped
+/// (`−`) path-condition facts.
 pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
     let mut out = format!("trace of {} in `{}`:\n", e.diag.kind, e.member);
+    let pad = "              ";
     for (i, step) in e.trace.iter().enumerate() {
         let (line, _) = crate::diag::line_col(&report.source, step.span.start);
+        let diff = if i == 0 { None } else { Some(explain::diff_steps(&e.trace[i - 1], step)) };
         out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
         out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
-        let store: Vec<String> = step
-            .store
-            .iter()
-            .map(|(k, v)| format!("{k} ↦ {v}"))
-            .collect();
+        if let Some(d) = &diff {
+            for c in &d.heap_removed {
+                out.push_str(&format!("{pad}− {c}\n"));
+            }
+            for c in &d.heap_added {
+                out.push_str(&format!("{pad}+ {c}\n"));
+            }
+        }
+        let store: Vec<String> = step.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
         out.push_str(&format!("       store: [{}]\n", store.join(", ")));
+        if let Some(d) = &diff {
+            for (k, old, new) in &d.store {
+                let line = match (old, new) {
+                    (None, Some(v)) => format!("+ {k} ↦ {v}"),
+                    (Some(o), Some(v)) => format!("~ {k} ↦ {v} (was {o})"),
+                    (Some(_), None) | (None, None) => format!("− {k}"),
+                };
+                out.push_str(&format!("{pad}{line}\n"));
+            }
+        }
         out.push_str(&format!("       pc:    {{{}}}\n", step.pc.join(", ")));
+        if let Some(d) = &diff {
+            for f in &d.pc_removed {
+                out.push_str(&format!("{pad}− {f}\n"));
+            }
+            for f in &d.pc_added {
+                out.push_str(&format!("{pad}+ {f}\n"));
+            }
+        }
     }
     out
 }

@@ -211,8 +211,7 @@ impl<'z> Solver<'z> {
     fn sync(&mut self, pc: &PathCondition) {
         let target_len = pc.len();
         let mut cursor = pc.head().cloned();
-        loop {
-            let Some(top) = self.levels.last() else { break };
+        while let Some(top) = self.levels.last() {
             while cursor.as_ref().is_some_and(|n| n.len > top.len) {
                 cursor = cursor.and_then(|n| n.parent.clone());
             }

@@ -278,6 +278,9 @@ pub fn eval_args(ctx: &mut Ctx, s: State, args: &[Expr], k: &dyn Fn(&mut Ctx, St
     go(ctx, s, args, Vec::new(), k)
 }
 
+/// The rest of a path given a call's receiver (if any) and arguments.
+pub type OperandsCont<'k> = &'k dyn Fn(&mut Ctx, State, Option<Term>, Vec<Term>);
+
 /// The receiver and arguments of a call, with the receiver proved non-null
 /// if `check_null` (calls; a predicate instance needs no such check: where
 /// its chunk is held, the receiver is known non-null).
@@ -286,7 +289,7 @@ pub fn eval_call_operands(
     s: State,
     call: &Call,
     check_null: bool,
-    k: &dyn Fn(&mut Ctx, State, Option<Term>, Vec<Term>),
+    k: OperandsCont,
 ) {
     eval_receiver(ctx, s, call, &|ctx, s, recv| {
         eval_args(ctx, s, &call.args, &|ctx, s, args| {

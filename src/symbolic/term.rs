@@ -131,6 +131,9 @@ pub mod prelude {
     }
 }
 
+// Smart constructors named after the operations they build; they are not
+// operator overloads (they fold, and they never panic on overflow).
+#[allow(clippy::should_implement_trait)]
 impl Term {
     fn mk(op: Op, args: Vec<Term>, sort: Sort) -> Term {
         let mut h = std::collections::hash_map::DefaultHasher::new();
