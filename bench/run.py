@@ -214,58 +214,72 @@ def table(rows: list[Row], with_paths: bool) -> str:
     if with_paths:
         head.append("paths")
     head += ["status", "wall s (best)", "runs", "method ms", "method queries",
-             "all members ms", "all queries", "ratio vs prev n"]
+             "all members ms", "all queries", "ratio wall", "ratio method ms"]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join("---" for _ in head) + "|"]
     prev: Row | None = None
     for r in rows:
-        ratio = "-"
+        ratio = mratio = "-"
         if prev is not None and prev.ok and r.ok and prev.wall and r.wall:
             ratio = f"{r.wall / prev.wall:.2f}"
+            if prev.method_ms and r.method_ms:
+                mratio = f"{float(r.method_ms) / float(prev.method_ms):.2f}"
         cells = [str(r.n)]
         if with_paths:
             cells.append(r.paths())
         cells += [r.status, fmt_s(r.wall), str(len(r.walls)), fmt_ms(r.method_ms),
                   "-" if r.queries is None else str(r.queries), fmt_ms(r.total_ms),
-                  "-" if r.total_queries is None else str(r.total_queries), ratio]
+                  "-" if r.total_queries is None else str(r.total_queries), ratio, mratio]
         lines.append("| " + " | ".join(cells) + " |")
         prev = r
     return "\n".join(lines)
 
 
-def growth(rows: list[Row], baseline: float) -> str:
-    """Describe how wall time grows with n (start-up time subtracted)."""
-    pts = [(r.n, r.wall - baseline) for r in rows if r.ok and r.wall]
-    # Points dominated by process start-up say nothing about growth.
-    pts = [(n, t) for n, t in pts if t > 0.02]
+def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least-squares line y = a + b x; returns (slope b, residual sum of squares)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    a = my - b * mx
+    return b, sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
+
+
+def growth(rows: list[Row], base_ms: float) -> str:
+    """Describe how the verifier's own time for the method grows with n.
+
+    Uses `time_ms` of the benchmarked method minus that of an empty method
+    (fixed per-method cost), ignoring points under 5 ms, which are noise.
+    Fits both t ~ n^k (log t against log n) and t ~ b^n (log t against n)
+    and reports the better fit."""
+    pts = [(r.n, float(r.method_ms) - base_ms) for r in rows
+           if r.ok and r.method_ms is not None]
+    pts = [(n, t) for n, t in pts if t > 5.0]
     if len(pts) < 2:
-        return ("too few rows above start-up noise (>20 ms beyond the empty "
-                "program's wall time) to judge growth")
-    parts = []
-    poly, expo = [], []
-    for (n1, t1), (n2, t2) in zip(pts, pts[1:]):
-        k = math.log(t2 / t1) / math.log(n2 / n1)
-        b = (t2 / t1) ** (1 / (n2 - n1))
-        poly.append(k)
-        expo.append(b)
-        parts.append(f"n {n1}->{n2}: x{t2 / t1:.2f} (exponent {k:.2f}, "
-                     f"per-step base {b:.2f})")
-    # Judge from the later (larger) pairs, which are least noisy.
-    tail = max(1, len(poly) // 2)
-    k = sum(poly[-tail:]) / tail
-    b = sum(expo[-tail:]) / tail
-    nspan = pts[-1][0] / pts[0][0]
-    if nspan < 4 and b > 1.4:
-        verdict = f"exponential (time multiplies by ~{b:.2f} per extra unit of n)"
-    elif k < 1.3:
-        verdict = f"roughly linear (exponent ~{k:.2f})"
-    elif k < 2.4:
-        verdict = f"roughly quadratic (exponent ~{k:.2f})"
-    elif nspan < 4 or b > 1.4:
-        verdict = f"exponential (time multiplies by ~{b:.2f} per extra unit of n)"
+        return ("the method's own time stays within a few ms of an empty "
+                "method's at every n, so there is no growth to measure")
+    steps = [f"{n1}->{n2}: x{t2 / t1:.2f}" for (n1, t1), (n2, t2) in zip(pts, pts[1:])]
+    ns = [float(n) for n, _ in pts]
+    lt = [math.log(t) for _, t in pts]
+    k, res_poly = _fit([math.log(n) for n in ns], lt)
+    lb, res_exp = _fit(ns, lt)
+    b = math.exp(lb)
+    if len(pts) == 2:
+        use_exp = ns[1] - ns[0] <= 2 and b > 1.4
     else:
-        verdict = f"super-quadratic (exponent ~{k:.2f})"
-    return verdict + "; " + "; ".join(parts)
+        use_exp = res_exp < res_poly and b > 1.2
+    if use_exp:
+        verdict = (f"exponential: time multiplies by ~{b:.2f} per extra n "
+                   f"(best fit t ~ {b:.2f}^n)")
+    else:
+        kind = ("sub-linear / dominated by fixed costs" if k < 0.8 else
+                "linear" if k < 1.3 else
+                "between linear and quadratic" if k < 1.7 else
+                "quadratic" if k < 2.4 else "super-quadratic")
+        verdict = f"{kind}: best fit t ~ n^{k:.2f}"
+    return (verdict + f" (fit over n = {pts[0][0]}..{pts[-1][0]}, method ms minus "
+            f"an empty method's {base_ms:.1f} ms). Successive ratios of method ms: "
+            + ", ".join(steps))
 
 
 def machine_info() -> dict[str, str]:
@@ -434,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         base = Row("baseline", 0, "Main.m")
         measure(base, "class Main { static void m() { } }\n", workdir, args.sift,
                 args.timeout, args.jobs, 3)
-        baseline = base.wall or 0.0
+        base_ms = float(base.method_ms or 0.0)
         print(f"start-up baseline (empty method): {fmt_s(base.wall)} s [{base.status}]",
               flush=True)
 
@@ -487,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     md.append(f"- sift commit: {info['commit']}")
     md.append(f"- Z3: {info['z3']}")
     md.append(f"- sift threads: {'--jobs ' + str(args.jobs) if args.jobs is not None else 'default (one per core)'}")
-    md.append(f"- start-up baseline (empty method, wall): {fmt_s(base.wall)} s")
+    md.append(f"- start-up baseline (empty method): wall {fmt_s(base.wall)} s, "
+              f"method {fmt_ms(base.method_ms)} ms")
     md.append(f"- total benchmark time: {elapsed:.1f} s\n")
 
     md.append("## Targets\n")
@@ -503,12 +518,9 @@ def main(argv: list[str] | None = None) -> int:
         md.append(f"## {SUITE_TITLES[s]}\n")
         md.append(table(srows, with_paths=s.startswith("ifs")))
         md.append("")
-        if s == "ifs-every":
-            grow_rows = [r for r in srows if r.n <= 16]
-        else:
-            grow_rows = srows
+        grow_rows = srows
         if len(grow_rows) >= 2:
-            md.append("Growth: " + growth(grow_rows, baseline) + "\n")
+            md.append("Growth: " + growth(grow_rows, base_ms) + "\n")
         fails = [r for r in srows if not r.ok]
         for r in fails:
             md.append(f"- n={r.n}: {r.status}")

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod lsp;
 pub mod report;
 pub mod solver;
 pub mod symbolic;

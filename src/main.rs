@@ -52,6 +52,8 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 0)]
         jobs: usize,
     },
+    /// Run the language server on stdin/stdout.
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -83,6 +85,13 @@ fn main() -> ExitCode {
             };
             verify(&files, &opts, as_json, trace, smt_log.as_deref())
         }
+        Command::Lsp => match sift::lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sift lsp: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Members are verified in parallel, one Z3 context per thread and a fresh
 //! solver per member (so results never depend on scheduling), on threads
-//! with large stacks: continuations nest once per statement.
+//! with large stacks: continuations nest once per block and per rule.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;

@@ -150,9 +150,9 @@ impl Server {
             let flow = match event {
                 Ok(Event::Message(m)) => self.message(m),
                 Ok(Event::Malformed(why)) => self.malformed(&why),
-                Ok(Event::Closed(why)) => Flow::Exit(self.closed(why)),
+                Ok(Event::Closed(why)) => Ok(Flow::Exit(self.closed(why))),
                 Ok(Event::Verified(done)) => self.verified(done),
-                Err(RecvTimeoutError::Timeout) => Ok(()),
+                Err(RecvTimeoutError::Timeout) => Ok(Flow::Continue),
                 Err(RecvTimeoutError::Disconnected) => return Err("the input channel closed".to_string()),
             }
             .unwrap_or_else(|e| Flow::Exit(Err(format!("cannot write to the client: {e}"))));
@@ -284,9 +284,16 @@ impl Server {
     fn did_open(&mut self, p: lsp_types::DidOpenTextDocumentParams) -> std::io::Result<()> {
         let item = p.text_document;
         let key = item.uri.as_str().to_string();
-        let state = DocState {
+        // Reopening drops what was known. A verification still running for
+        // the old text ends with a generation that is ignored.
+        let running = self.docs.remove(&key).and_then(|d| d.running);
+        let mut doc = Document::new(item.text, item.version);
+        if let Some(g) = running {
+            doc.generation = g + 1;
+        }
+        let d = self.docs.entry(key.clone()).or_insert(DocState {
             uri: item.uri,
-            doc: Document::new(item.text, item.version),
+            doc,
             program: None,
             fast: Vec::new(),
             verified: Vec::new(),
@@ -294,17 +301,9 @@ impl Server {
             lens_generation: 0,
             report: None,
             verify_at: None,
-            running: None,
+            running,
             rerun: false,
-        };
-        // Reopening drops what was known; a verification still running for
-        // the old text reports a generation that is ignored.
-        let running = self.docs.get(&key).and_then(|d| d.running);
-        let d = self.docs.entry(key.clone()).or_insert(state);
-        if running.is_some() {
-            d.doc.generation = running.unwrap_or(0) + 1;
-            d.running = running;
-        }
+        });
         analyse(d);
         if d.fast.is_empty() {
             d.verify_at = Some(Instant::now());

@@ -4,6 +4,7 @@
 //! `return` goes (the method's postcondition). Each statement records the
 //! state it produced, so a failure carries the steps that led to it.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::consume::{consume, take_chunk};
@@ -17,16 +18,22 @@ use super::term::{Sort, Term};
 use crate::diag::Kind;
 use crate::syntax::ast::*;
 
+/// Executes statements in order. The continuation of one statement would be
+/// "the rest of the block"; instead of nesting it (one level of stack per
+/// statement), the states a statement reaches are collected and the next
+/// statement runs on each of them, so the stack grows with the nesting of
+/// blocks, not with their length.
 pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
-    match stmts.split_first() {
-        None => k(ctx, s),
-        Some((first, rest)) => exec(
-            ctx,
-            s,
-            first,
-            &|ctx, s| exec_block(ctx, s, rest, k, ret),
-            ret,
-        ),
+    let mut frontier = vec![s];
+    for st in stmts {
+        let reached = RefCell::new(Vec::new());
+        for s in frontier {
+            exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ret);
+        }
+        frontier = reached.into_inner();
+    }
+    for s in frontier {
+        k(ctx, s);
     }
 }
 

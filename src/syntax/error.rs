@@ -71,7 +71,7 @@ fn rule_name(rule: Rule) -> &'static str {
         ensures_clause => "`ensures`",
         invariant_clause => "`invariant`",
         expr | term | primary | postfix_expr | op_not | op_neg | opening_expr | using_expr
-        | old_expr | acc_expr | untouched_expr | new_expr | call_expr | paren_expr => "expression",
+        | old_expr | acc_expr | untouched_expr | new_expr | name_expr | paren_expr => "expression",
         op_cond | op_implies | op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt
         | op_add | op_sub | op_mul | op_div | op_rem => OPERATOR,
         kw_class => "`class`",

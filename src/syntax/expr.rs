@@ -161,14 +161,15 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
         Rule::kw_this => return leaf(ExprKind::This, span),
         Rule::kw_result => return leaf(ExprKind::Result, span),
         Rule::int_lit => return leaf(ExprKind::Int(normalize_int(q.as_str())), span),
-        Rule::ident => return leaf(ExprKind::Name(ident(&q)), span),
         _ => {}
     }
     let mut k = Kids::of(q);
     match rule {
-        Rule::call_expr => {
+        Rule::name_expr => {
             let name = ident(&k.expect(Rule::ident)?);
-            k.expect(Rule::lparen)?;
+            if k.eat(Rule::lparen).is_none() {
+                return leaf(ExprKind::Name(name), span);
+            }
             let (args, d) = args(b, k.expect(Rule::args)?, nest)?;
             let call = Call {
                 receiver: Receiver::Implicit,

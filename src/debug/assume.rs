@@ -1,0 +1,191 @@
+//! EFFIGY's `assume(P); go` for `sift debug`: the program text gets an
+//! `assume P;` statement at the point of execution the session stands on,
+//! and the member is verified again. This module finds that point in the
+//! source and, on the new execution tree, the step of the inserted `assume`
+//! that corresponds to the old position.
+
+use super::tree::Tree;
+use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
+use crate::syntax::ast::Span;
+
+/// Where and what to insert.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Insertion {
+    /// Byte offset in the old source.
+    pub offset: usize,
+    pub text: String,
+    /// Where the `assume` statement starts in the new source.
+    pub stmt_start: usize,
+}
+
+impl Insertion {
+    /// An old offset in the new source.
+    pub fn map(&self, offset: usize) -> usize {
+        if offset >= self.offset { offset + self.text.len() } else { offset }
+    }
+
+    pub fn apply(&self, source: &str) -> String {
+        let mut out = String::with_capacity(source.len() + self.text.len());
+        out.push_str(&source[..self.offset]);
+        out.push_str(&self.text);
+        out.push_str(&source[self.offset..]);
+        out
+    }
+}
+
+/// Checks that `expr` is one expression's worth of text (no statement or
+/// comment smuggled in) and strips a final `;`.
+pub fn clean_expr(expr: &str) -> Result<String, String> {
+    let e = expr.trim();
+    let e = e.strip_suffix(';').unwrap_or(e).trim();
+    if e.is_empty() {
+        return Err("usage: assume EXPR".to_string());
+    }
+    if e.contains([';', '{', '}']) || e.contains("//") || e.contains("/*") {
+        return Err("the assumption must be a single expression (no `;`, braces or comments)".to_string());
+    }
+    Ok(e.to_string())
+}
+
+enum Point {
+    Before(usize),
+    After(usize),
+    BlockStart(Span),
+}
+
+/// The place for `assume expr;` at step `n` of `member`'s tree: a failure
+/// stands before the statement that failed, a statement's step after that
+/// statement (before a `return`), a branch or loop-body step at the start
+/// of its block, the entry at the start of the body, and the step after a
+/// loop right after the loop.
+pub fn insertion(source: &str, member: &str, tree: &Tree, n: usize, expr: &str) -> Result<Insertion, String> {
+    let program = crate::syntax::parse(source).map_err(|d| format!("the program does not parse: {}", d.message))?;
+    let (class, name) = member.split_once('.').unwrap_or(("", member));
+    let method = program
+        .classes
+        .iter()
+        .filter(|c| c.name.name == class)
+        .flat_map(|c| c.methods.iter())
+        .find(|m| m.name.name == name)
+        .ok_or_else(|| format!("`assume` works in method and constructor bodies only, and `{member}` is not a method"))?;
+    let point = point_of(source, method, tree, n)?;
+    let (offset, text) = match point {
+        Point::Before(at) => (at, format!("assume {expr}; ")),
+        Point::After(at) => (at, format!(" assume {expr};")),
+        Point::BlockStart(block) => {
+            if !source[block.start..].starts_with('{') {
+                return Err("cannot put a statement here (an `else if` without braces)".to_string());
+            }
+            (block.start + 1, format!(" assume {expr};"))
+        }
+    };
+    let stmt_start = offset + text.find("assume").unwrap_or(0);
+    Ok(Insertion { offset, text, stmt_start })
+}
+
+fn point_of(source: &str, m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
+    let step = tree.step(n);
+    let what = step.what.as_str();
+    let span = &step.span;
+    let mut stmts = Vec::new();
+    collect(&m.body, &mut stmts);
+    let stmt_at = |p: &dyn Fn(&Stmt) -> bool| stmts.iter().copied().filter(|s| p(s)).last();
+    if what == "method entry" || what == "precondition produced" {
+        return Ok(Point::BlockStart(m.body.span.clone()));
+    }
+    if what.starts_with("fails:") {
+        // The innermost statement holding the failure, else where the path
+        // stood before it (a postcondition or an invariant at the end).
+        if let Some(s) = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end) {
+            return Ok(Point::Before(s.span.start));
+        }
+        return match tree.parent(n) {
+            Some(p) => point_of(source, m, tree, p),
+            None => Ok(Point::BlockStart(m.body.span.clone())),
+        };
+    }
+    let branch = |s: &Stmt| matches!(&s.kind, StmtKind::If { cond, .. } if cond.span == *span);
+    if what.contains(": then branch") || what.contains(": else branch") {
+        let Some(s) = stmt_at(&branch) else { return Err(unknown(what)) };
+        let StmtKind::If { then, els, .. } = &s.kind else { return Err(unknown(what)) };
+        return Ok(match (what.contains(": then branch"), els) {
+            (true, _) => Point::BlockStart(then.span.clone()),
+            (false, Some(e)) => Point::BlockStart(e.span.clone()),
+            (false, None) => Point::After(s.span.end),
+        });
+    }
+    let looping = |s: &Stmt| matches!(&s.kind, StmtKind::While { cond, .. } if cond.span == *span);
+    if what.starts_with("loop body") || what.starts_with("after the loop") {
+        let Some(s) = stmt_at(&looping) else { return Err(unknown(what)) };
+        let StmtKind::While { body, .. } = &s.kind else { return Err(unknown(what)) };
+        return Ok(if what.starts_with("loop body") { Point::BlockStart(body.span.clone()) } else { Point::After(s.span.end) });
+    }
+    match stmt_at(&|s| s.span == *span) {
+        Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
+        Some(s) => Ok(Point::After(s.span.end)),
+        None => Err(unknown(what)),
+    }
+}
+
+fn unknown(what: &str) -> String {
+    format!("cannot tell where the step `{what}` is in the method body")
+}
+
+/// Every statement of a block, nested ones after the one holding them.
+fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
+    for s in &b.stmts {
+        out.push(s);
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                collect(then, out);
+                if let Some(e) = els {
+                    collect(e, out);
+                }
+            }
+            StmtKind::While { body, .. } => collect(body, out),
+            _ => {}
+        }
+    }
+}
+
+/// The step of the new tree to continue at: the inserted `assume` reached
+/// along the path that best matches the old one, else the last step of the
+/// old path that the new tree still has. The flag says whether the
+/// `assume` step was found.
+pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -> (usize, bool) {
+    let key = |t: &Tree, n: usize, shift: bool| {
+        let s = t.step(n);
+        let span = if shift { ins.map(s.span.start)..ins.map(s.span.end) } else { s.span.clone() };
+        (span, s.what.clone())
+    };
+    let old_path: Vec<_> = old.path(old_node).into_iter().map(|n| key(old, n, true)).collect();
+    let common = |path: &[usize]| path.iter().zip(&old_path).take_while(|(n, k)| key(new, **n, false) == **k).count();
+    let mut best: Option<(usize, usize)> = None;
+    for n in 0..new.nodes.len() {
+        let s = new.step(n);
+        if s.span.start != ins.stmt_start || !s.what.starts_with("assume") {
+            continue;
+        }
+        let path = new.path(n);
+        let score = common(&path[..path.len() - 1]);
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((n, score));
+        }
+    }
+    if let Some((n, _)) = best {
+        return (n, true);
+    }
+    // Follow the old path as far as the new tree has it.
+    let mut at: Option<usize> = None;
+    for k in &old_path {
+        let cands = match at {
+            None => &new.roots,
+            Some(a) => &new.children[a],
+        };
+        match cands.iter().find(|c| key(new, **c, false) == *k) {
+            Some(c) => at = Some(*c),
+            None => break,
+        }
+    }
+    (at.or(new.roots.first().copied()).unwrap_or(0), false)
+}

@@ -1,0 +1,320 @@
+//! `sift debug`: an interactive symbolic debugger in the manner of King's
+//! EFFIGY, over the execution tree of one member (paper section 6.2: "the
+//! programmer can then inspect the symbolic states on the path leading to
+//! the failure"). The tree is computed once by verifying with
+//! `keep_steps`; stepping, breakpoints, branch choice and save/restore move
+//! over it, and `assume` edits the program and verifies it again.
+//!
+//! Commands come from a terminal with line editing, or line by line from a
+//! pipe with nothing echoed, so that scripted sessions print exactly the
+//! states they visit.
+
+mod assume;
+mod commands;
+mod render;
+mod tree;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use crate::report::text;
+use crate::verify::{FileReport, MemberKind, MemberReport, Options, Stage, verify_source};
+use tree::{Choices, Tree};
+
+pub use commands::{Command, parse_command};
+
+/// One verification of the program: its text, report, and the tree of the
+/// member being debugged.
+pub struct Run {
+    pub source: String,
+    pub report: FileReport,
+    pub member: usize,
+    pub tree: Tree,
+}
+
+impl Run {
+    fn new(source: String, mut report: FileReport, member: usize) -> Run {
+        let nodes = std::mem::take(&mut report.members[member].tree);
+        Run {
+            source,
+            report,
+            member,
+            tree: Tree::new(nodes),
+        }
+    }
+
+    pub fn member(&self) -> &MemberReport {
+        &self.report.members[self.member]
+    }
+
+    fn line(&self, n: usize) -> usize {
+        self.tree.line(&self.source, n)
+    }
+}
+
+/// A position that `save` remembers: the program too, since `assume`
+/// changes it.
+#[derive(Clone)]
+struct Saved {
+    run: Rc<Run>,
+    at: usize,
+    choices: Choices,
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Go,
+    Quit,
+}
+
+pub struct Session {
+    path: String,
+    opts: Options,
+    run: Rc<Run>,
+    at: usize,
+    choices: Choices,
+    breaks: BTreeSet<usize>,
+    saved: BTreeMap<String, Saved>,
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") }
+}
+
+/// The member to debug: the one named (`C.m`, or `m` when only one class
+/// has it), else the first that failed, else the first method.
+pub fn pick_member(report: &FileReport, name: Option<&str>) -> Result<usize, String> {
+    let members = &report.members;
+    if let Some(name) = name {
+        if let Some(i) = members.iter().position(|m| m.name == name) {
+            return Ok(i);
+        }
+        let short: Vec<usize> = (0..members.len())
+            .filter(|i| members[*i].name.rsplit('.').next() == Some(name))
+            .collect();
+        if short.len() == 1 {
+            return Ok(short[0]);
+        }
+        let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        let what = if short.len() > 1 { "is ambiguous" } else { "is not a member of" };
+        return Err(format!("`{name}` {what} `{}`; its members: {}", report.path, names.join(", ")));
+    }
+    members
+        .iter()
+        .position(|m| !m.verified())
+        .or_else(|| members.iter().position(|m| matches!(m.kind, MemberKind::Method | MemberKind::Constructor)))
+        .or(if members.is_empty() { None } else { Some(0) })
+        .ok_or_else(|| format!("`{}` has nothing to debug: it declares no members", report.path))
+}
+
+impl Session {
+    /// Verifies `source` and opens a session on the chosen member; the
+    /// text to print first comes with it.
+    pub fn open(path: &str, source: &str, method: Option<&str>, opts: &Options) -> Result<(Session, String), String> {
+        let opts = Options {
+            keep_steps: true,
+            ..opts.clone()
+        };
+        let report = verify_source(path, source, &opts);
+        if report.stage != Stage::Verified {
+            return Err(text::render_file(&report, false));
+        }
+        let member = pick_member(&report, method)?;
+        let run = Run::new(source.to_string(), report, member);
+        if run.tree.is_empty() {
+            return Err(format!("`{}` has no steps to go through", run.member().name));
+        }
+        let mut s = Session {
+            path: path.to_string(),
+            opts,
+            run: Rc::new(run),
+            at: 0,
+            choices: Choices::new(),
+            breaks: BTreeSet::new(),
+            saved: BTreeMap::new(),
+        };
+        let m = s.run.member();
+        let status = if m.verified() { "verified".to_string() } else { plural(m.errors.len(), "error", "errors") };
+        let mut out = format!(
+            "debugging {} in {}: {}; {} in the execution tree\n",
+            m.name,
+            path,
+            status,
+            plural(s.run.tree.nodes.len(), "step", "steps")
+        );
+        match s.first_failure() {
+            Some(f) => {
+                s.at = f;
+                s.run.tree.choose_path_to(f, &mut s.choices);
+                out.push_str("stopped at the first failure\n");
+            }
+            None => {
+                s.at = s.run.tree.roots[0];
+                out.push_str("stopped at the start\n");
+            }
+        }
+        out.push_str(&render::position(&s.run, s.at));
+        Ok((s, out))
+    }
+
+    /// The failure node of the member's first error in source order, else
+    /// the first failure recorded.
+    fn first_failure(&self) -> Option<usize> {
+        let t = &self.run.tree;
+        let fails: Vec<usize> = (0..t.nodes.len()).filter(|n| t.is_failure(*n)).collect();
+        let first = self.run.member().errors.first();
+        first
+            .and_then(|e| {
+                fails
+                    .iter()
+                    .copied()
+                    .find(|n| t.step(*n).span == e.diag.span && t.step(*n).what == format!("fails: {}", e.diag.message))
+            })
+            .or(fails.first().copied())
+    }
+
+    /// Runs one line of input; returns what to print.
+    pub fn execute(&mut self, line: &str) -> (String, Flow) {
+        match parse_command(line) {
+            Ok(cmd) => self.run_command(cmd),
+            Err(msg) => (format!("error: {msg}\n"), Flow::Go),
+        }
+    }
+}
+
+/// `sift debug FILE [--method C.m] [--timeout S]`.
+pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64) -> ExitCode {
+    if !(timeout_secs.is_finite() && timeout_secs > 0.0) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return ExitCode::from(2);
+    }
+    let shown = file.display().to_string();
+    let source = match std::fs::read(file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(_) => {
+                eprintln!("error: `{shown}` is not valid UTF-8");
+                return ExitCode::from(2);
+            }
+        },
+        Err(e) => {
+            eprintln!("error: cannot read `{shown}`: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = Options {
+        timeout_ms: (timeout_secs * 1000.0).min(u32::MAX as f64) as u32,
+        ..Options::default()
+    };
+    let (mut session, intro) = match Session::open(&shown, &source, method, &opts) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprint!("{}", if msg.ends_with('\n') { msg } else { format!("error: {msg}\n") });
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = out.write_all(intro.as_bytes());
+    let _ = out.flush();
+    if std::io::stdin().is_terminal() {
+        interactive(&mut session, &mut out);
+    } else {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            let (text, flow) = session.execute(&line);
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+            if flow == Flow::Quit {
+                break;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn interactive(session: &mut Session, out: &mut impl Write) {
+    let mut editor = match rustyline::DefaultEditor::new() {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = writeln!(out, "error: no line editing ({e}); reading plain lines");
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                let (text, flow) = session.execute(&line);
+                let _ = out.write_all(text.as_bytes());
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            return;
+        }
+    };
+    loop {
+        match editor.readline("(sift) ") {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                let (text, flow) = session.execute(&line);
+                let _ = out.write_all(text.as_bytes());
+                let _ = out.flush();
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(_) => break,
+        }
+    }
+}
+
+/// For `Session`'s commands (in `commands.rs`).
+impl Session {
+    fn run_ref(&self) -> &Run {
+        &self.run
+    }
+
+    fn reverify(&self, source: &str) -> FileReport {
+        verify_source(&self.path, source, &self.opts)
+    }
+
+    fn saved_names(&self) -> String {
+        if self.saved.is_empty() {
+            "none".to_string()
+        } else {
+            self.saved.keys().cloned().collect::<Vec<_>>().join(", ")
+        }
+    }
+
+    fn save(&mut self, name: &str) {
+        let s = Saved {
+            run: self.run.clone(),
+            at: self.at,
+            choices: self.choices.clone(),
+        };
+        self.saved.insert(name.to_string(), s);
+    }
+
+    fn restore(&mut self, name: &str) -> bool {
+        match self.saved.get(name).cloned() {
+            Some(s) => {
+                self.run = s.run;
+                self.at = s.at;
+                self.choices = s.choices;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn replace_run(&mut self, run: Run, at: usize) {
+        self.run = Rc::new(run);
+        self.at = at;
+        self.choices = HashMap::new();
+        self.run.tree.choose_path_to(at, &mut self.choices);
+    }
+}
