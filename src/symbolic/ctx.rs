@@ -123,7 +123,9 @@ impl<'z> Ctx<'z> {
     /// Σ ⊢ goal, trying syntax before Z3.
     pub fn prove(&mut self, s: &State, goal: &Term, why: &str) -> bool {
         let why = if self.solver.logging() {
-            let line = s.trace.last().map_or(1, |step| crate::diag::line_col(&self.source, step.span.start).0);
+            let line = s.trace.last().map_or(1, |step| {
+                crate::diag::line_col(&self.source, step.span.start).0
+            });
             format!("{why} (after line {line})")
         } else {
             String::new()
@@ -190,17 +192,35 @@ impl<'z> Ctx<'z> {
                     .unwrap_or(span.clone());
                 let mut d = Diagnostic::new(ob.kind, at.clone(), obligation_message(ob.kind))
                     .with_label(primary_label(ob.kind));
+                let mut reason_shown = false;
                 if ob.at.is_some()
                     && let Some(c) = &ob.conjunct
                     && *c != at
                 {
-                    d = d.with_related(c.clone(), "this part does not hold");
+                    reason_shown = *c == span;
+                    let label = if reason_shown { reason.clone() } else { "this part does not hold".to_string() };
+                    d = d.with_related(c.clone(), label);
                 }
                 for l in &ob.related {
                     d = d.with_related(l.span.clone(), l.message.clone());
                 }
-                if span != at {
+                if at.start <= span.start && span.end <= at.end {
+                    d.label = reason.clone();
+                } else if !reason_shown {
                     d = d.with_related(span.clone(), reason.clone());
+                }
+                // Where the path stood when the obligation was checked.
+                let end = match ob.kind {
+                    Kind::PostconditionFailed => Some("when the method returns here"),
+                    Kind::InvariantNotPreserved => Some("at the end of the loop body after this"),
+                    Kind::InvariantNotEstablished => Some("on entry to the loop after this"),
+                    Kind::JoinFailed => Some("on the path reaching the join after this"),
+                    _ => None,
+                };
+                if let (Some(label), Some(last)) = (end, s.trace.last())
+                    && last.span != at
+                {
+                    d = d.with_related(last.span.clone(), label);
                 }
                 d.with_note(reason.clone())
             }
@@ -239,14 +259,20 @@ impl<'z> Ctx<'z> {
     fn counterexample(&mut self, s: &State, goal: Option<&Term>) -> Vec<(String, String)> {
         let mut names = Vec::new();
         let mut terms = Vec::new();
-        for (k, v) in s.store.iter() {
+        // For a callee's precondition or a predicate body, the variables
+        // the user wrote are the caller's.
+        let store = s
+            .obligation
+            .as_ref()
+            .and_then(|o| o.outer_store.clone())
+            .unwrap_or_else(|| s.store.clone());
+        for (k, v) in store.iter() {
             names.push(k.to_string());
             terms.push(v.clone());
         }
         for (_, c) in s.heap.iter() {
             if let super::heap::Chunk::Field { recv, field, value } = c {
-                let owner = s
-                    .store
+                let owner = store
                     .iter()
                     .find(|(_, v)| *v == recv)
                     .map(|(k, _)| k.to_string());
@@ -305,8 +331,14 @@ fn primary_label(kind: Kind) -> &'static str {
 }
 
 /// An obligation located at a statement or call, with a secondary place.
-pub fn obligation_at(kind: Kind, span: Span, related: Option<(Span, &str)>) -> Obligation {
+pub fn obligation_at(
+    kind: Kind,
+    span: Span,
+    related: Option<(Span, &str)>,
+    caller: &State,
+) -> Obligation {
     let mut ob = Obligation::at(kind, span);
+    ob.outer_store = Some(caller.store.clone());
     if let Some((s, m)) = related {
         ob.related.push(crate::diag::Label {
             span: s,

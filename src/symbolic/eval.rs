@@ -284,13 +284,7 @@ pub type OperandsCont<'k> = &'k dyn Fn(&mut Ctx, State, Option<Term>, Vec<Term>)
 /// The receiver and arguments of a call, with the receiver proved non-null
 /// if `check_null` (calls; a predicate instance needs no such check: where
 /// its chunk is held, the receiver is known non-null).
-pub fn eval_call_operands(
-    ctx: &mut Ctx,
-    s: State,
-    call: &Call,
-    check_null: bool,
-    k: OperandsCont,
-) {
+pub fn eval_call_operands(ctx: &mut Ctx, s: State, call: &Call, check_null: bool, k: OperandsCont) {
     eval_receiver(ctx, s, call, &|ctx, s, recv| {
         eval_args(ctx, s, &call.args, &|ctx, s, args| {
             if let Some(r) = &recv
@@ -345,11 +339,7 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
     };
     eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         let callee = bind(&s, recv.clone(), &pure.decl.params, &args);
-        let ob = obligation_at(
-            Kind::PreconditionFailed,
-            call.span.clone(),
-            Some((pure.pre.span.clone(), "the precondition of the pure method")),
-        );
+        let ob = obligation_at(Kind::PreconditionFailed, call.span.clone(), None, &s);
         consume(ctx, callee, &pure.pre, Some(ob), &|ctx, after, snap| {
             if let Some((caller, start)) = ctx.termination.clone()
                 && s.opening_depth == 0
@@ -400,7 +390,7 @@ fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k
         key.extend(args.iter().cloned());
         let mut taking = s.clone();
         if taking.obligation.is_none() {
-            taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None));
+            taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
         }
         let what = ctx.text(&call.span);
         take_chunk(

@@ -254,7 +254,7 @@ fn invoke(
     k: &dyn Fn(&mut Ctx, State, Option<Term>),
 ) {
     let callee = bind(&s, this, &m.decl.params, args);
-    let ob = obligation_at(Kind::PreconditionFailed, span, None);
+    let ob = obligation_at(Kind::PreconditionFailed, span, None, &s);
     consume(ctx, callee, &m.pre, Some(ob), &|ctx, after, _| {
         let mut post = after;
         post.old = s.heap.clone();
@@ -341,7 +341,7 @@ fn exec_open(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
         let mut key: Vec<Term> = recv.iter().cloned().collect();
         key.extend(args.iter().cloned());
         let mut taking = s.clone();
-        taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None));
+        taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
         take_chunk(
             ctx,
             taking,
@@ -387,6 +387,7 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
             Kind::CloseFailed,
             span.clone(),
             Some((pred.decl.body.span.clone(), "the predicate body")),
+            &s,
         );
         consume(ctx, body, &pred.decl.body, Some(ob), &|ctx, after, snap| {
             let mut out = after;

@@ -117,6 +117,9 @@ pub struct Obligation {
     pub reported: bool,
     /// Secondary places to show (e.g. the callee's `requires`).
     pub related: Vec<Label>,
+    /// The store of the code that must establish the assertion, when the
+    /// assertion is evaluated in a callee's store (for counterexamples).
+    pub outer_store: Option<Store>,
 }
 
 impl Obligation {
@@ -129,6 +132,7 @@ impl Obligation {
             lenient: false,
             reported: false,
             related: Vec::new(),
+            outer_store: None,
         }
     }
 
@@ -141,6 +145,7 @@ impl Obligation {
             lenient: false,
             reported: false,
             related: Vec::new(),
+            outer_store: None,
         }
     }
 }
