@@ -2,6 +2,7 @@
 //! frames, by symbolic execution over Z3 (Smans, Jacobs, Piessens).
 
 pub mod check;
+pub mod debug;
 pub mod diag;
 pub mod lsp;
 pub mod report;

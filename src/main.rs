@@ -54,6 +54,21 @@ enum Command {
     },
     /// Run the language server on stdin/stdout.
     Lsp,
+    /// Step through the symbolic execution of one method: stepping,
+    /// breakpoints, branch choice, save/restore and `assume` (`help` inside
+    /// lists the commands; reads commands line by line from a pipe).
+    Debug {
+        /// The file holding the method.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The member to debug, `Class.name` (default: the first that
+        /// fails, else the first method).
+        #[arg(long, value_name = "C.m")]
+        method: Option<String>,
+        /// Give up on a single solver query after this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -85,6 +100,11 @@ fn main() -> ExitCode {
             };
             verify(&files, &opts, as_json, trace, smt_log.as_deref())
         }
+        Command::Debug {
+            file,
+            method,
+            timeout,
+        } => sift::debug::run(&file, method.as_deref(), timeout),
         Command::Lsp => match sift::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -35,18 +35,27 @@ fn verified_program_exits_zero() {
 
 #[test]
 fn verification_error_exits_one_with_rustc_style_text() {
-    let p = temp_file("fail.sift", b"class A {\n  static void m(int x) {\n    assert x > 0;\n  }\n}\n");
+    let p = temp_file(
+        "fail.sift",
+        b"class A {\n  static void m(int x) {\n    assert x > 0;\n  }\n}\n",
+    );
     let o = sift(&["verify", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("[assert.failed] Error: assertion might not hold"), "{err}");
+    assert!(
+        err.contains("[assert.failed] Error: assertion might not hold"),
+        "{err}"
+    );
     assert!(err.contains("fail.sift:3:12"), "{err}");
     assert!(err.contains("assert x > 0;"), "{err}");
 }
 
 #[test]
 fn json_document_has_the_documented_shape() {
-    let p = temp_file("json.sift", b"class A {\n  static void m(int x) {\n    assert x > 0;\n  }\n  static void n() { }\n}\n");
+    let p = temp_file(
+        "json.sift",
+        b"class A {\n  static void m(int x) {\n    assert x > 0;\n  }\n  static void n() { }\n}\n",
+    );
     let o = sift(&["verify", "--json", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
@@ -67,7 +76,10 @@ fn json_document_has_the_documented_shape() {
 
 #[test]
 fn type_errors_exit_two_and_are_all_reported() {
-    let p = temp_file("types.sift", b"class A {\n  void m() {\n    int x = true;\n    bool y = 1;\n  }\n}\n");
+    let p = temp_file(
+        "types.sift",
+        b"class A {\n  void m() {\n    int x = true;\n    bool y = 1;\n  }\n}\n",
+    );
     let o = sift(&["verify", "--json", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -92,21 +104,37 @@ fn hostile_inputs_get_a_clear_error_and_status_two() {
     let empty = temp_file("empty.sift", b"");
     assert_clear_error(&sift(&["verify", empty.to_str().unwrap()]), "parse");
     let binary = temp_file("binary.sift", b"class A { \xff\xfe }");
-    assert_clear_error(&sift(&["verify", binary.to_str().unwrap()]), "not valid UTF-8");
+    assert_clear_error(
+        &sift(&["verify", binary.to_str().unwrap()]),
+        "not valid UTF-8",
+    );
     let big = temp_file("big.sift", &vec![b'x'; 5 * 1024 * 1024]);
     assert_clear_error(&sift(&["verify", big.to_str().unwrap()]), "too large");
-    let parens = format!("class A {{ static void m() {{ int x = {}1{}; }} }}", "(".repeat(10_000), ")".repeat(10_000));
+    let parens = format!(
+        "class A {{ static void m() {{ int x = {}1{}; }} }}",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
     let parens = temp_file("parens.sift", parens.as_bytes());
     assert_clear_error(&sift(&["verify", parens.to_str().unwrap()]), "nesting");
-    let ifs = format!("class A {{ static void m(int x) {{ {} }} }}", "if (x > 0) {".repeat(10_000) + &"}".repeat(10_000));
+    let ifs = format!(
+        "class A {{ static void m(int x) {{ {} }} }}",
+        "if (x > 0) {".repeat(10_000) + &"}".repeat(10_000)
+    );
     let ifs = temp_file("ifs.sift", ifs.as_bytes());
     assert_clear_error(&sift(&["verify", ifs.to_str().unwrap()]), "nesting");
     let comment = temp_file("comment.sift", b"class A { /* never closed\n");
-    assert_clear_error(&sift(&["verify", comment.to_str().unwrap()]), "unterminated");
+    assert_clear_error(
+        &sift(&["verify", comment.to_str().unwrap()]),
+        "unterminated",
+    );
     assert_clear_error(&sift(&["verify", "/nonexistent/x.sift"]), "cannot read");
     assert_clear_error(&sift(&["verify", "--frobnicate", "x.sift"]), "--frobnicate");
     assert_clear_error(&sift(&["verify"]), "FILE");
-    assert_clear_error(&sift(&["verify", "--timeout=0", &example("cell.sift")]), "--timeout");
+    assert_clear_error(
+        &sift(&["verify", "--timeout=0", &example("cell.sift")]),
+        "--timeout",
+    );
     let dir = std::env::temp_dir();
     assert_clear_error(&sift(&["verify", dir.to_str().unwrap()]), "directory");
 }
@@ -116,7 +144,14 @@ fn help_explains_every_flag() {
     let o = sift(&["verify", "--help"]);
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8_lossy(&o.stdout);
-    for flag in ["--json", "--timeout", "--smt-log", "--trace", "--jobs", "Exit status"] {
+    for flag in [
+        "--json",
+        "--timeout",
+        "--smt-log",
+        "--trace",
+        "--jobs",
+        "Exit status",
+    ] {
         assert!(out.contains(flag), "missing {flag} in:\n{out}");
     }
 }
@@ -124,8 +159,17 @@ fn help_explains_every_flag() {
 #[test]
 fn smt_log_is_written_and_replays_in_z3() {
     let log = std::env::temp_dir().join(format!("sift-smt-{}.smt2", std::process::id()));
-    let p = temp_file("smt.sift", b"class A {\n  static void m(int x) requires x > 0; {\n    assert x >= 1;\n  }\n}\n");
-    let o = sift(&["verify", "--smt-log", log.to_str().unwrap(), &example("cell.sift"), p.to_str().unwrap()]);
+    let p = temp_file(
+        "smt.sift",
+        b"class A {\n  static void m(int x) requires x > 0; {\n    assert x >= 1;\n  }\n}\n",
+    );
+    let o = sift(&[
+        "verify",
+        "--smt-log",
+        log.to_str().unwrap(),
+        &example("cell.sift"),
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = std::fs::read_to_string(&log).expect("log written");
     assert!(text.contains("(declare-sort Snap 0)"));
@@ -144,7 +188,9 @@ fn smt_log_is_written_and_replays_in_z3() {
 #[test]
 fn a_long_straight_line_method_verifies() {
     let body = "    x = x + 1;\n".repeat(10_000);
-    let src = format!("class A {{\n  static void m() {{\n    int x = 0;\n{body}    assert x == 10000;\n  }}\n}}\n");
+    let src = format!(
+        "class A {{\n  static void m() {{\n    int x = 0;\n{body}    assert x == 10000;\n  }}\n}}\n"
+    );
     let p = temp_file("long.sift", src.as_bytes());
     let o = sift(&["verify", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -5,8 +5,8 @@
 //! that corresponds to the old position.
 
 use super::tree::Tree;
-use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
 use crate::syntax::ast::Span;
+use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
 
 /// Where and what to insert.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +21,11 @@ pub struct Insertion {
 impl Insertion {
     /// An old offset in the new source.
     pub fn map(&self, offset: usize) -> usize {
-        if offset >= self.offset { offset + self.text.len() } else { offset }
+        if offset >= self.offset {
+            offset + self.text.len()
+        } else {
+            offset
+        }
     }
 
     pub fn apply(&self, source: &str) -> String {
@@ -42,7 +46,9 @@ pub fn clean_expr(expr: &str) -> Result<String, String> {
         return Err("usage: assume EXPR".to_string());
     }
     if e.contains([';', '{', '}']) || e.contains("//") || e.contains("/*") {
-        return Err("the assumption must be a single expression (no `;`, braces or comments)".to_string());
+        return Err(
+            "the assumption must be a single expression (no `;`, braces or comments)".to_string(),
+        );
     }
     Ok(e.to_string())
 }
@@ -58,8 +64,15 @@ enum Point {
 /// statement (before a `return`), a branch or loop-body step at the start
 /// of its block, the entry at the start of the body, and the step after a
 /// loop right after the loop.
-pub fn insertion(source: &str, member: &str, tree: &Tree, n: usize, expr: &str) -> Result<Insertion, String> {
-    let program = crate::syntax::parse(source).map_err(|d| format!("the program does not parse: {}", d.message))?;
+pub fn insertion(
+    source: &str,
+    member: &str,
+    tree: &Tree,
+    n: usize,
+    expr: &str,
+) -> Result<Insertion, String> {
+    let program = crate::syntax::parse(source)
+        .map_err(|d| format!("the program does not parse: {}", d.message))?;
     let (class, name) = member.split_once('.').unwrap_or(("", member));
     let method = program
         .classes
@@ -68,7 +81,7 @@ pub fn insertion(source: &str, member: &str, tree: &Tree, n: usize, expr: &str) 
         .flat_map(|c| c.methods.iter())
         .find(|m| m.name.name == name)
         .ok_or_else(|| format!("`assume` works in method and constructor bodies only, and `{member}` is not a method"))?;
-    let point = point_of(source, method, tree, n)?;
+    let point = point_of(method, tree, n)?;
     let (offset, text) = match point {
         Point::Before(at) => (at, format!("assume {expr}; ")),
         Point::After(at) => (at, format!(" assume {expr};")),
@@ -80,10 +93,14 @@ pub fn insertion(source: &str, member: &str, tree: &Tree, n: usize, expr: &str) 
         }
     };
     let stmt_start = offset + text.find("assume").unwrap_or(0);
-    Ok(Insertion { offset, text, stmt_start })
+    Ok(Insertion {
+        offset,
+        text,
+        stmt_start,
+    })
 }
 
-fn point_of(source: &str, m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
+fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
     let step = tree.step(n);
     let what = step.what.as_str();
     let span = &step.span;
@@ -96,18 +113,25 @@ fn point_of(source: &str, m: &Method, tree: &Tree, n: usize) -> Result<Point, St
     if what.starts_with("fails:") {
         // The innermost statement holding the failure, else where the path
         // stood before it (a postcondition or an invariant at the end).
-        if let Some(s) = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end) {
+        let inside = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end);
+        if let Some(s) = inside
+            && !in_loop_body(tree, n, s)
+        {
             return Ok(Point::Before(s.span.start));
         }
         return match tree.parent(n) {
-            Some(p) => point_of(source, m, tree, p),
+            Some(p) => point_of(m, tree, p),
             None => Ok(Point::BlockStart(m.body.span.clone())),
         };
     }
     let branch = |s: &Stmt| matches!(&s.kind, StmtKind::If { cond, .. } if cond.span == *span);
     if what.contains(": then branch") || what.contains(": else branch") {
-        let Some(s) = stmt_at(&branch) else { return Err(unknown(what)) };
-        let StmtKind::If { then, els, .. } = &s.kind else { return Err(unknown(what)) };
+        let Some(s) = stmt_at(&branch) else {
+            return Err(unknown(what));
+        };
+        let StmtKind::If { then, els, .. } = &s.kind else {
+            return Err(unknown(what));
+        };
         return Ok(match (what.contains(": then branch"), els) {
             (true, _) => Point::BlockStart(then.span.clone()),
             (false, Some(e)) => Point::BlockStart(e.span.clone()),
@@ -116,15 +140,35 @@ fn point_of(source: &str, m: &Method, tree: &Tree, n: usize) -> Result<Point, St
     }
     let looping = |s: &Stmt| matches!(&s.kind, StmtKind::While { cond, .. } if cond.span == *span);
     if what.starts_with("loop body") || what.starts_with("after the loop") {
-        let Some(s) = stmt_at(&looping) else { return Err(unknown(what)) };
-        let StmtKind::While { body, .. } = &s.kind else { return Err(unknown(what)) };
-        return Ok(if what.starts_with("loop body") { Point::BlockStart(body.span.clone()) } else { Point::After(s.span.end) });
+        let Some(s) = stmt_at(&looping) else {
+            return Err(unknown(what));
+        };
+        let StmtKind::While { body, .. } = &s.kind else {
+            return Err(unknown(what));
+        };
+        return Ok(if what.starts_with("loop body") {
+            Point::BlockStart(body.span.clone())
+        } else {
+            Point::After(s.span.end)
+        });
     }
     match stmt_at(&|s| s.span == *span) {
         Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
         Some(s) => Ok(Point::After(s.span.end)),
         None => Err(unknown(what)),
     }
+}
+
+/// Whether the path to `n` is inside the body of the loop `s` (a failure
+/// in an invariant is then at the end of the body, not before the loop).
+fn in_loop_body(tree: &Tree, n: usize, s: &Stmt) -> bool {
+    let StmtKind::While { cond, .. } = &s.kind else {
+        return false;
+    };
+    tree.path(n).into_iter().any(|p| {
+        let step = tree.step(p);
+        step.what.starts_with("loop body") && step.span == cond.span
+    })
 }
 
 fn unknown(what: &str) -> String {
@@ -155,11 +199,24 @@ fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
 pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -> (usize, bool) {
     let key = |t: &Tree, n: usize, shift: bool| {
         let s = t.step(n);
-        let span = if shift { ins.map(s.span.start)..ins.map(s.span.end) } else { s.span.clone() };
+        let span = if shift {
+            ins.map(s.span.start)..ins.map(s.span.end)
+        } else {
+            s.span.clone()
+        };
         (span, s.what.clone())
     };
-    let old_path: Vec<_> = old.path(old_node).into_iter().map(|n| key(old, n, true)).collect();
-    let common = |path: &[usize]| path.iter().zip(&old_path).take_while(|(n, k)| key(new, **n, false) == **k).count();
+    let old_path: Vec<_> = old
+        .path(old_node)
+        .into_iter()
+        .map(|n| key(old, n, true))
+        .collect();
+    let common = |path: &[usize]| {
+        path.iter()
+            .zip(&old_path)
+            .take_while(|(n, k)| key(new, **n, false) == **k)
+            .count()
+    };
     let mut best: Option<(usize, usize)> = None;
     for n in 0..new.nodes.len() {
         let s = new.step(n);
@@ -188,4 +245,138 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
         }
     }
     (at.or(new.roots.first().copied()).unwrap_or(0), false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::{TraceStep, TreeNode};
+
+    const SRC: &str = "class A {
+  static int m(int x) {
+    int y = x;
+    if (y > 0) {
+      y = 1;
+    } else {
+      y = 2;
+    }
+    while (y < 5) invariant y <= 5; {
+      y = y + 1;
+    }
+    assert y == 5;
+    return y;
+  }
+}
+";
+
+    /// A path of steps, each at the first occurrence of its text.
+    fn tree(steps: &[(&str, &str)]) -> Tree {
+        let nodes = steps
+            .iter()
+            .enumerate()
+            .map(|(i, (at, what))| {
+                let start = SRC.find(at).expect("text in source");
+                TreeNode {
+                    parent: i.checked_sub(1),
+                    step: TraceStep {
+                        span: start..start + at.len(),
+                        what: what.to_string(),
+                        heap: Vec::new(),
+                        store: Vec::new(),
+                        pc: Vec::new(),
+                    },
+                }
+            })
+            .collect();
+        Tree::new(nodes)
+    }
+
+    fn inserted(steps: &[(&str, &str)]) -> String {
+        let t = tree(steps);
+        let ins = insertion(SRC, "A.m", &t, steps.len() - 1, "P").expect("an insertion point");
+        let out = ins.apply(SRC);
+        assert!(out[ins.stmt_start..].starts_with("assume P;"));
+        let (line, _) = crate::diag::line_col(&out, ins.stmt_start);
+        out.lines().nth(line - 1).unwrap_or("").trim().to_string()
+    }
+
+    #[test]
+    fn points_of_insertion() {
+        let entry = ("m", "method entry");
+        assert_eq!(inserted(&[entry]), "static int m(int x) { assume P;");
+        assert_eq!(
+            inserted(&[entry, ("int y = x;", "int y = x;")]),
+            "int y = x; assume P;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("y > 0", "if (y > 0): then branch")]),
+            "if (y > 0) { assume P;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("y > 0", "if (y > 0): else branch")]),
+            "} else { assume P;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("y < 5", "loop body (while y < 5)")]),
+            "while (y < 5) invariant y <= 5; { assume P;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("y < 5", "after the loop (while y < 5)")]),
+            "} assume P;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("y == 5", "fails: assertion might not hold")]),
+            "assume P; assert y == 5;"
+        );
+        assert_eq!(
+            inserted(&[entry, ("return y;", "return y;")]),
+            "assume P; return y;"
+        );
+        // An invariant that fails at the end of the body: after its last statement.
+        let preserved = [
+            entry,
+            ("y < 5", "loop body (while y < 5)"),
+            ("y = y + 1;", "y = y + 1;"),
+            (
+                "y <= 5",
+                "fails: loop invariant might not be preserved by the body",
+            ),
+        ];
+        assert_eq!(inserted(&preserved), "y = y + 1; assume P;");
+        // An invariant that fails on entry: before the loop.
+        let established = [
+            entry,
+            ("y <= 5", "fails: loop invariant might not hold on entry"),
+        ];
+        assert_eq!(
+            inserted(&established),
+            "assume P; while (y < 5) invariant y <= 5; {"
+        );
+    }
+
+    #[test]
+    fn offsets_move_past_the_insertion() {
+        let ins = Insertion {
+            offset: 10,
+            text: "assume P; ".to_string(),
+            stmt_start: 10,
+        };
+        assert_eq!(ins.map(9), 9);
+        assert_eq!(ins.map(10), 20);
+    }
+
+    #[test]
+    fn assumptions_are_one_expression() {
+        assert_eq!(clean_expr(" x > 0; "), Ok("x > 0".to_string()));
+        assert!(clean_expr("").is_err());
+        assert!(clean_expr("x > 0; x = 1").is_err());
+        assert!(clean_expr("x > 0 // c").is_err());
+        assert!(clean_expr("{ }").is_err());
+    }
+
+    #[test]
+    fn members_that_are_not_methods_take_no_assume() {
+        let t = tree(&[("m", "method entry")]);
+        assert!(insertion(SRC, "A.nope", &t, 0, "P").is_err());
+    }
 }

@@ -43,7 +43,11 @@ fn number(arg: &str, what: &str) -> Result<usize, String> {
 }
 
 fn optional(arg: &str, what: &str) -> Result<Option<usize>, String> {
-    if arg.is_empty() { Ok(None) } else { number(arg, what).map(Some) }
+    if arg.is_empty() {
+        Ok(None)
+    } else {
+        number(arg, what).map(Some)
+    }
 }
 
 fn count(arg: &str) -> Result<usize, String> {
@@ -51,8 +55,15 @@ fn count(arg: &str) -> Result<usize, String> {
 }
 
 fn name(arg: &str, cmd: &str) -> Result<String, String> {
-    let ok = !arg.is_empty() && arg.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-    if ok { Ok(arg.to_string()) } else { Err(format!("usage: {cmd} NAME (letters, digits, `_` or `-`)")) }
+    let ok = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if ok {
+        Ok(arg.to_string())
+    } else {
+        Err(format!("usage: {cmd} NAME (letters, digits, `_` or `-`)"))
+    }
 }
 
 /// One input line as a command; `#` starts a comment line.
@@ -66,19 +77,31 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         None => (line, ""),
     };
     let no_arg = |c: Command| {
-        if arg.is_empty() { Ok(c) } else { Err(format!("`{word}` takes no argument")) }
+        if arg.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!("`{word}` takes no argument"))
+        }
     };
     match word {
         "step" | "s" | "next" | "n" => Ok(Command::Step(count(arg)?)),
         "back" | "b" => Ok(Command::Back(count(arg)?)),
         "continue" | "c" => no_arg(Command::Continue),
-        "run-to" => Ok(Command::RunTo(number(arg, "line").map_err(|e| format!("usage: run-to LINE ({e})"))?)),
+        "run-to" => Ok(Command::RunTo(
+            number(arg, "line").map_err(|e| format!("usage: run-to LINE ({e})"))?,
+        )),
         "break" => Ok(Command::Break(optional(arg, "line")?)),
         "delete" => Ok(Command::Delete(optional(arg, "line")?)),
         "branches" => no_arg(Command::Branches),
-        "branch" => Ok(Command::Branch(number(arg, "branch number").map_err(|e| format!("usage: branch N ({e})"))?)),
+        "branch" => Ok(Command::Branch(
+            number(arg, "branch number").map_err(|e| format!("usage: branch N ({e})"))?,
+        )),
         "where" | "w" => no_arg(Command::Where),
-        "list" | "l" => Ok(Command::List(optional(arg, "number of lines")?)),
+        "list" | "l" if arg.is_empty() => Ok(Command::List(None)),
+        "list" | "l" => match arg.parse::<usize>() {
+            Ok(n) => Ok(Command::List(Some(n))),
+            Err(_) => Err(format!("`{arg}` is not a number of lines")),
+        },
         "path" => no_arg(Command::Path),
         "heap" => no_arg(Command::Heap),
         "store" => no_arg(Command::Store),
@@ -91,7 +114,9 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "assume" => Ok(Command::Assume(assume::clean_expr(arg)?)),
         "help" | "h" | "?" => no_arg(Command::Help),
         "quit" | "q" | "exit" => no_arg(Command::Quit),
-        _ => Err(format!("unknown command `{word}` (`help` lists the commands)")),
+        _ => Err(format!(
+            "unknown command `{word}` (`help` lists the commands)"
+        )),
     }
 }
 
@@ -125,7 +150,11 @@ impl Session {
                     self.breaks.insert(line);
                     let run = self.run_ref();
                     let here = (0..run.tree.nodes.len()).any(|n| run.line(n) == line);
-                    let note = if here { String::new() } else { format!(" (no step of `{}` is on it)", run.member().name) };
+                    let note = if here {
+                        String::new()
+                    } else {
+                        format!(" (no step of `{}` is on it)", run.member().name)
+                    };
                     format!("breakpoint at line {line}{note}\n")
                 }
                 Err(e) => e,
@@ -149,18 +178,29 @@ impl Session {
             Command::Heap => render::heap(self.run_ref(), self.at),
             Command::Store => render::store(self.run_ref(), self.at),
             Command::Pc => render::pc(self.run_ref(), self.at),
-            Command::Old => "the execution tree does not record the old heap (the pre-state of `old(...)`); \
+            Command::Old => {
+                "the execution tree does not record the old heap (the pre-state of `old(...)`); \
                  `path` and `back` show the heaps of earlier steps\n"
-                .to_string(),
+                    .to_string()
+            }
             Command::Diff => render::diff(self.run_ref(), self.at),
             Command::Why => self.why(),
             Command::Save(name) => {
                 self.save(&name);
-                format!("saved `{name}` at {}\n", render::header(self.run_ref(), self.at))
+                format!(
+                    "saved `{name}` at {}\n",
+                    render::header(self.run_ref(), self.at)
+                )
             }
             Command::Restore(name) => match self.restore(&name) {
-                true => format!("restored `{name}`\n{}", render::position(self.run_ref(), self.at)),
-                false => format!("error: nothing saved as `{name}` (saved: {})\n", self.saved_names()),
+                true => format!(
+                    "restored `{name}`\n{}",
+                    render::position(self.run_ref(), self.at)
+                ),
+                false => format!(
+                    "error: nothing saved as `{name}` (saved: {})\n",
+                    self.saved_names()
+                ),
             },
             Command::Assume(expr) => self.assume(&expr),
         };
@@ -168,13 +208,19 @@ impl Session {
     }
 
     fn break_list(&self) -> String {
-        self.breaks.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+        self.breaks
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn check_line(&self, line: usize) -> Result<(), String> {
         let lines = self.run_ref().source.lines().count();
         if line > lines {
-            return Err(format!("error: line {line} is past the end of the file ({lines} lines)\n"));
+            return Err(format!(
+                "error: line {line} is past the end of the file ({lines} lines)\n"
+            ));
         }
         Ok(())
     }
@@ -190,7 +236,10 @@ impl Session {
             moved += 1;
         }
         if moved == 0 {
-            return format!("end of the path: no step after {}\n", render::header(&run, self.at));
+            return format!(
+                "end of the path: no step after {}\n",
+                render::header(&run, self.at)
+            );
         }
         render::position(&run, self.at)
     }
@@ -217,8 +266,12 @@ impl Session {
         let t = &run.tree;
         let mut moved = false;
         let stop = loop {
-            let Some(next) = t.next(self.at, &self.choices) else { break Stop::End };
-            let entering = |line: usize| run.line(next) == line && t.parent(next).is_none_or(|p| run.line(p) != line);
+            let Some(next) = t.next(self.at, &self.choices) else {
+                break Stop::End;
+            };
+            let entering = |line: usize| {
+                run.line(next) == line && t.parent(next).is_none_or(|p| run.line(p) != line)
+            };
             self.at = next;
             moved = true;
             if t.is_failure(next) {
@@ -232,7 +285,10 @@ impl Session {
             }
         };
         if !moved {
-            return format!("end of the path: no step after {}\n", render::header(&run, self.at));
+            return format!(
+                "end of the path: no step after {}\n",
+                render::header(&run, self.at)
+            );
         }
         let mut out = match stop {
             Stop::Breakpoint(line) => format!("breakpoint at line {line}\n"),
@@ -246,22 +302,40 @@ impl Session {
         out
     }
 
+    /// The split `branches` and `branch` work on: the current step if the
+    /// path splits there, else the split the current step is a branch of,
+    /// else the next split ahead, else the last one behind.
+    fn split(&self) -> Option<usize> {
+        let t = &self.run_ref().tree;
+        if t.is_split(self.at) {
+            return Some(self.at);
+        }
+        if let Some(p) = t.parent(self.at).filter(|p| t.is_split(*p)) {
+            return Some(p);
+        }
+        t.next_split(self.at, &self.choices)
+            .or_else(|| t.path(self.at).into_iter().rev().find(|p| t.is_split(*p)))
+    }
+
     fn branches(&self) -> String {
-        let run = self.run_ref();
-        match run.tree.next_split(self.at, &self.choices) {
-            Some(split) => render::branches(run, split, &self.choices),
-            None => "no split ahead on this path\n".to_string(),
+        match self.split() {
+            Some(split) => render::branches(self.run_ref(), split, &self.choices),
+            None => "the path does not split\n".to_string(),
         }
     }
 
     fn branch(&mut self, i: usize) -> String {
         let run = self.run.clone();
-        let Some(split) = run.tree.next_split(self.at, &self.choices) else {
-            return "error: no split ahead on this path\n".to_string();
+        let Some(split) = self.split() else {
+            return "error: the path does not split\n".to_string();
         };
         let kids = &run.tree.children[split];
         if i > kids.len() {
-            return format!("error: the split after {} has {}\n", render::header(&run, split), plural(kids.len(), "branch", "branches"));
+            return format!(
+                "error: the split after {} has {}\n",
+                render::header(&run, split),
+                plural(kids.len(), "branch", "branches")
+            );
         }
         self.choices.insert(split, i - 1);
         self.at = kids[i - 1];
@@ -275,13 +349,21 @@ impl Session {
             return "no failure at this step (`continue` goes to the next one)\n".to_string();
         }
         let step = t.step(self.at);
-        let error = run.member().errors.iter().find(|e| e.diag.span == step.span);
+        let error = run
+            .member()
+            .errors
+            .iter()
+            .find(|e| e.diag.span == step.span);
         let Some(e) = error else {
             return "this failure repeats one reported on another path\n".to_string();
         };
         // Explain along the path of the session, not the reported one.
         let mut e = e.clone();
-        e.trace = t.path(self.at).into_iter().map(|n| t.step(n).clone()).collect();
+        e.trace = t
+            .path(self.at)
+            .into_iter()
+            .map(|n| t.step(n).clone())
+            .collect();
         let lines = explain::explain(&e, &run.source);
         let mut out = format!("{}: {}\n", e.diag.kind, e.diag.message);
         for n in e.diag.notes.iter().chain(lines.iter()) {
@@ -301,10 +383,14 @@ impl Session {
         let (line, _) = line_col(&source, ins.stmt_start);
         let report = self.reverify(&source);
         if report.stage != Stage::Verified {
-            let mut out = format!("error: `assume {expr};` does not type-check; the program is unchanged\n");
+            let mut out =
+                format!("error: `assume {expr};` does not type-check; the program is unchanged\n");
             for e in &report.errors {
                 let (l, c) = line_col(&source, e.diag.span.start);
-                out.push_str(&format!("  line {l}:{c}: {}: {}\n", e.diag.kind, e.diag.message));
+                out.push_str(&format!(
+                    "  line {l}:{c}: {}: {}\n",
+                    e.diag.kind, e.diag.message
+                ));
             }
             return out;
         }
@@ -317,14 +403,20 @@ impl Session {
         }
         let before = old.member().errors.len();
         let now = run.member().errors.len();
-        let status = if now == 0 { "verified".to_string() } else { plural(now, "error", "errors") };
+        let status = if now == 0 {
+            "verified".to_string()
+        } else {
+            plural(now, "error", "errors")
+        };
         let (at, found) = assume::corresponding(&old.tree, self.at, &run.tree, &ins);
         let mut out = format!(
             "inserted `assume {expr};` at line {line} and verified again: {member} {status} (before: {})\n",
             plural(before, "error", "errors")
         );
         if !found {
-            out.push_str("the new `assume` is on no path through here (is the assumption false here?)\n");
+            out.push_str(
+                "no path of the new tree reaches the inserted `assume` from here (the path ends before it, or it contradicts the path)\n",
+            );
         }
         self.replace_run(run, at);
         out.push_str(&render::position(self.run_ref(), self.at));

@@ -82,7 +82,11 @@ pub struct Session {
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") }
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 /// The member to debug: the one named (`C.m`, or `m` when only one class
@@ -100,21 +104,43 @@ pub fn pick_member(report: &FileReport, name: Option<&str>) -> Result<usize, Str
             return Ok(short[0]);
         }
         let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
-        let what = if short.len() > 1 { "is ambiguous" } else { "is not a member of" };
-        return Err(format!("`{name}` {what} `{}`; its members: {}", report.path, names.join(", ")));
+        let what = if short.len() > 1 {
+            "is ambiguous"
+        } else {
+            "is not a member of"
+        };
+        return Err(format!(
+            "`{name}` {what} `{}`; its members: {}",
+            report.path,
+            names.join(", ")
+        ));
     }
     members
         .iter()
         .position(|m| !m.verified())
-        .or_else(|| members.iter().position(|m| matches!(m.kind, MemberKind::Method | MemberKind::Constructor)))
+        .or_else(|| {
+            members
+                .iter()
+                .position(|m| matches!(m.kind, MemberKind::Method | MemberKind::Constructor))
+        })
         .or(if members.is_empty() { None } else { Some(0) })
-        .ok_or_else(|| format!("`{}` has nothing to debug: it declares no members", report.path))
+        .ok_or_else(|| {
+            format!(
+                "`{}` has nothing to debug: it declares no members",
+                report.path
+            )
+        })
 }
 
 impl Session {
     /// Verifies `source` and opens a session on the chosen member; the
     /// text to print first comes with it.
-    pub fn open(path: &str, source: &str, method: Option<&str>, opts: &Options) -> Result<(Session, String), String> {
+    pub fn open(
+        path: &str,
+        source: &str,
+        method: Option<&str>,
+        opts: &Options,
+    ) -> Result<(Session, String), String> {
         let opts = Options {
             keep_steps: true,
             ..opts.clone()
@@ -126,7 +152,10 @@ impl Session {
         let member = pick_member(&report, method)?;
         let run = Run::new(source.to_string(), report, member);
         if run.tree.is_empty() {
-            return Err(format!("`{}` has no steps to go through", run.member().name));
+            return Err(format!(
+                "`{}` has no steps to go through",
+                run.member().name
+            ));
         }
         let mut s = Session {
             path: path.to_string(),
@@ -138,7 +167,11 @@ impl Session {
             saved: BTreeMap::new(),
         };
         let m = s.run.member();
-        let status = if m.verified() { "verified".to_string() } else { plural(m.errors.len(), "error", "errors") };
+        let status = if m.verified() {
+            "verified".to_string()
+        } else {
+            plural(m.errors.len(), "error", "errors")
+        };
         let mut out = format!(
             "debugging {} in {}: {}; {} in the execution tree\n",
             m.name,
@@ -169,10 +202,10 @@ impl Session {
         let first = self.run.member().errors.first();
         first
             .and_then(|e| {
-                fails
-                    .iter()
-                    .copied()
-                    .find(|n| t.step(*n).span == e.diag.span && t.step(*n).what == format!("fails: {}", e.diag.message))
+                fails.iter().copied().find(|n| {
+                    t.step(*n).span == e.diag.span
+                        && t.step(*n).what == format!("fails: {}", e.diag.message)
+                })
             })
             .or(fails.first().copied())
     }
@@ -213,7 +246,14 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64) -> ExitCode {
     let (mut session, intro) = match Session::open(&shown, &source, method, &opts) {
         Ok(s) => s,
         Err(msg) => {
-            eprint!("{}", if msg.ends_with('\n') { msg } else { format!("error: {msg}\n") });
+            eprint!(
+                "{}",
+                if msg.ends_with('\n') {
+                    msg
+                } else {
+                    format!("error: {msg}\n")
+                }
+            );
             return ExitCode::from(2);
         }
     };
@@ -224,33 +264,31 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64) -> ExitCode {
     if std::io::stdin().is_terminal() {
         interactive(&mut session, &mut out);
     } else {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            let (text, flow) = session.execute(&line);
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-            if flow == Flow::Quit {
-                break;
-            }
-        }
+        plain(&mut session, &mut out);
     }
     ExitCode::SUCCESS
 }
 
+/// Commands line by line, nothing echoed (pipes and scripts).
+fn plain(session: &mut Session, out: &mut impl Write) {
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let (text, flow) = session.execute(&line);
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+}
+
+/// Commands from a terminal, with line editing and history.
 fn interactive(session: &mut Session, out: &mut impl Write) {
     let mut editor = match rustyline::DefaultEditor::new() {
         Ok(e) => e,
         Err(e) => {
             let _ = writeln!(out, "error: no line editing ({e}); reading plain lines");
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                let (text, flow) = session.execute(&line);
-                let _ = out.write_all(text.as_bytes());
-                if flow == Flow::Quit {
-                    break;
-                }
-            }
-            return;
+            return plain(session, out);
         }
     };
     loop {

@@ -9,18 +9,26 @@ use crate::diag::line_col;
 use crate::report::explain;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") }
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 /// `[3] line 8: if (x > 0): then branch (branch 1 of 2)`.
 pub fn header(run: &Run, n: usize) -> String {
     let t = &run.tree;
     let step = t.step(n);
-    let mut out = format!("[{}] line {}: {}", t.depth(n), t.line(&run.source, n), step.what);
+    let mut out = format!(
+        "[{}] line {}: {}",
+        t.depth(n),
+        t.line(&run.source, n),
+        step.what
+    );
     let sib = t.siblings(n);
-    if sib.len() > 1
-        && let Some(i) = sib.iter().position(|s| *s == n)
-    {
+    let split = t.parent(n).map_or(sib.len() > 1, |p| t.is_split(p));
+    if split && let Some(i) = sib.iter().position(|s| *s == n) {
         out.push_str(&format!(" (branch {} of {})", i + 1, sib.len()));
     }
     out
@@ -40,8 +48,14 @@ pub fn location(run: &Run, n: usize) -> String {
     let (Some(lead), Some(under)) = (text.get(..start), text.get(start..end)) else {
         return out;
     };
-    let lead: String = lead.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-    out.push_str(&format!("     | {lead}{}\n", "^".repeat(under.chars().count().max(1))));
+    let lead: String = lead
+        .chars()
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    out.push_str(&format!(
+        "     | {lead}{}\n",
+        "^".repeat(under.chars().count().max(1))
+    ));
     out
 }
 
@@ -50,10 +64,14 @@ pub fn position(run: &Run, n: usize) -> String {
     let t = &run.tree;
     let mut out = format!("{}\n{}", header(run, n), location(run, n));
     let kids = t.children[n].len();
-    if kids > 1 {
-        out.push_str(&format!("the path splits here into {kids} branches (`branches` lists them)\n"));
+    if t.is_split(n) {
+        out.push_str(&format!(
+            "the path splits here into {kids} branches (`branches` lists them)\n"
+        ));
     } else if kids == 0 && !t.is_failure(n) {
         out.push_str("end of this path\n");
+    } else if t.resumption(n).is_some() {
+        out.push_str("the path goes on past the failed assertion, assuming it\n");
     }
     out
 }
@@ -75,7 +93,10 @@ pub fn store(run: &Run, n: usize) -> String {
     if store.is_empty() {
         return "store: empty\n".to_string();
     }
-    let mut out = format!("store ({}):\n", plural(store.len(), "variable", "variables"));
+    let mut out = format!(
+        "store ({}):\n",
+        plural(store.len(), "variable", "variables")
+    );
     for (k, v) in store {
         out.push_str(&format!("  {k} ↦ {v}\n"));
     }
@@ -138,12 +159,21 @@ pub fn branches(run: &Run, split: usize, choices: &Choices) -> String {
     for (i, &c) in t.children[split].iter().enumerate() {
         let mark = if Some(c) == chosen { '*' } else { ' ' };
         let step = t.step(c);
-        let mut line = format!("{mark} {}: line {}: {}", i + 1, t.line(&run.source, c), step.what);
+        let mut line = format!(
+            "{mark} {}: line {}: {}",
+            i + 1,
+            t.line(&run.source, c),
+            step.what
+        );
         let d = explain::diff_steps(t.step(split), step);
         if !d.pc_added.is_empty() {
             line.push_str(&format!(" [pc + {}]", d.pc_added.join(", ")));
         }
-        let fails: BTreeSet<usize> = t.failures_below(c).into_iter().map(|f| t.line(&run.source, f)).collect();
+        let fails: BTreeSet<usize> = t
+            .failures_below(c)
+            .into_iter()
+            .map(|f| t.line(&run.source, f))
+            .collect();
         if !fails.is_empty() {
             let lines: Vec<String> = fails.iter().map(|l| l.to_string()).collect();
             line.push_str(&format!(" — fails at line {}", lines.join(", ")));
@@ -156,7 +186,11 @@ pub fn branches(run: &Run, split: usize, choices: &Choices) -> String {
 
 /// The steps from the member's first one to `n`.
 pub fn path(run: &Run, n: usize) -> String {
-    run.tree.path(n).into_iter().map(|p| header(run, p) + "\n").collect()
+    run.tree
+        .path(n)
+        .into_iter()
+        .map(|p| header(run, p) + "\n")
+        .collect()
 }
 
 /// Source lines around `line`: `>` marks it, `*` breakpoints.
@@ -181,7 +215,8 @@ commands (a step is the state after a statement, a branch decision or a failure)
   run-to LINE         go forward to LINE (or the next failure or breakpoint)
   break [LINE]        set a breakpoint on LINE (no LINE: list them)
   delete [LINE]       remove the breakpoint on LINE (no LINE: all of them)
-  branches            list the branches at the current or next split
+  branches            list the branches at the current split (or the one
+                      this step is a branch of, or the next, or the last)
   branch N            take branch N there, and go to its first step
   where, w            the current step and its source line
   list [N], l [N]     the source around the current line (N lines each side)

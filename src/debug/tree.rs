@@ -28,7 +28,11 @@ impl Tree {
                 _ => roots.push(i),
             }
         }
-        Tree { nodes, children, roots }
+        Tree {
+            nodes,
+            children,
+            roots,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -76,9 +80,40 @@ impl Tree {
         line_col(source, self.step(n).span.start).0
     }
 
-    /// The child `step` goes to.
+    /// A failed `assert`: its path goes on, assuming the assertion, from
+    /// a sibling of the failure step (LANGUAGE.md section 6).
+    pub fn is_resumable_failure(&self, n: usize) -> bool {
+        self.children[n].is_empty() && self.step(n).what == "fails: assertion might not hold"
+    }
+
+    /// Where the path of a failed `assert` goes on.
+    pub fn resumption(&self, n: usize) -> Option<usize> {
+        if !self.is_resumable_failure(n) {
+            return None;
+        }
+        self.siblings(n)
+            .iter()
+            .copied()
+            .find(|s| *s != n && !self.is_failure(*s))
+    }
+
+    /// Whether the path really splits at `n`: more than one child, not
+    /// counting failed `assert`s whose path goes on.
+    pub fn is_split(&self, n: usize) -> bool {
+        self.children[n]
+            .iter()
+            .filter(|c| self.resumption(**c).is_none())
+            .count()
+            > 1
+    }
+
+    /// The step `step` goes to: the chosen child, or past a failed
+    /// `assert` where its path goes on.
     pub fn next(&self, n: usize, choices: &Choices) -> Option<usize> {
         let kids = &self.children[n];
+        if kids.is_empty() {
+            return self.resumption(n);
+        }
         let i = choices.get(&n).copied().unwrap_or(0);
         kids.get(i).or(kids.first()).copied()
     }
@@ -87,7 +122,7 @@ impl Tree {
     pub fn next_split(&self, n: usize, choices: &Choices) -> Option<usize> {
         let mut at = n;
         loop {
-            if self.children[at].len() > 1 {
+            if self.is_split(at) {
                 return Some(at);
             }
             at = self.next(at, choices)?;

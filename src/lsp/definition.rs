@@ -116,13 +116,19 @@ impl<'a> Walker<'a> {
 
     fn ty(&self, t: &Type) -> Option<Symbol> {
         match &t.kind {
-            TypeKind::Class(name) if contains(&t.span, self.offset) => self.class_named(name).map(class_symbol),
+            TypeKind::Class(name) if contains(&t.span, self.offset) => {
+                self.class_named(name).map(class_symbol)
+            }
             _ => None,
         }
     }
 
     fn class_named(&self, name: &str) -> Option<&'a Class> {
-        let current = self.program.classes.get(self.class).filter(|c| c.name.name == name);
+        let current = self
+            .program
+            .classes
+            .get(self.class)
+            .filter(|c| c.name.name == name);
         current.or_else(|| self.program.classes.iter().find(|c| c.name.name == name))
     }
 
@@ -249,12 +255,18 @@ impl<'a> Walker<'a> {
                 }
                 self.expr(value)
             }
-            StmtKind::FieldAssign { target, value } => self.expr(target).or_else(|| self.expr(value)),
+            StmtKind::FieldAssign { target, value } => {
+                self.expr(target).or_else(|| self.expr(value))
+            }
             StmtKind::If { cond, then, els } => self
                 .expr(cond)
                 .or_else(|| self.block(then))
                 .or_else(|| els.as_ref().and_then(|b| self.block(b))),
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+            } => {
                 if let Some(s) = self.expr(cond) {
                     return Some(s);
                 }
@@ -278,7 +290,12 @@ impl<'a> Walker<'a> {
 
     /// A bare name: a local or parameter, else a field of the current class.
     fn name(&self, id: &Ident) -> Option<Symbol> {
-        let local = self.scopes.iter().rev().flat_map(|f| f.iter().rev()).find(|(n, _)| *n == id.name);
+        let local = self
+            .scopes
+            .iter()
+            .rev()
+            .flat_map(|f| f.iter().rev())
+            .find(|(n, _)| *n == id.name);
         if let Some((_, s)) = local {
             return Some(s.clone());
         }
@@ -295,7 +312,11 @@ impl<'a> Walker<'a> {
             return None;
         }
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Null | ExprKind::This | ExprKind::Result => None,
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::This
+            | ExprKind::Result => None,
             ExprKind::Name(id) | ExprKind::Var(id) => {
                 if contains(&id.span, self.offset) {
                     self.name(id)
@@ -316,15 +337,24 @@ impl<'a> Walker<'a> {
             ExprKind::New { class, args } => {
                 if contains(&class.span, self.offset) {
                     let c = self.class_named(&class.name)?;
-                    let ctor = c.methods.iter().find(|m| m.is_constructor && m.params.len() == args.len());
+                    let ctor = c
+                        .methods
+                        .iter()
+                        .find(|m| m.is_constructor && m.params.len() == args.len());
                     let ctor = ctor.or_else(|| c.methods.iter().find(|m| m.is_constructor));
                     return Some(ctor.map_or_else(|| class_symbol(c), |m| method_symbol(c, m)));
                 }
                 args.iter().find_map(|a| self.expr(a))
             }
-            ExprKind::Unary(_, a) | ExprKind::Old(a) | ExprKind::Acc(a) | ExprKind::Untouched(a) => self.expr(a),
+            ExprKind::Unary(_, a)
+            | ExprKind::Old(a)
+            | ExprKind::Acc(a)
+            | ExprKind::Untouched(a) => self.expr(a),
             ExprKind::Binary(_, a, b) => self.expr(a).or_else(|| self.expr(b)),
-            ExprKind::Cond(c, a, b) => self.expr(c).or_else(|| self.expr(a)).or_else(|| self.expr(b)),
+            ExprKind::Cond(c, a, b) => self
+                .expr(c)
+                .or_else(|| self.expr(a))
+                .or_else(|| self.expr(b)),
             ExprKind::Opening(call, body) | ExprKind::Using(call, body) => {
                 self.call(call).or_else(|| self.expr(body))
             }
@@ -332,15 +362,20 @@ impl<'a> Walker<'a> {
     }
 
     fn field(&self, class: &str, name: &str) -> Option<Symbol> {
-        let by_class = self
-            .class_named(class)
-            .and_then(|c| c.fields.iter().find(|f| f.name.name == name).map(|f| field_symbol(c, f)));
+        let by_class = self.class_named(class).and_then(|c| {
+            c.fields
+                .iter()
+                .find(|f| f.name.name == name)
+                .map(|f| field_symbol(c, f))
+        });
         // Unresolved (after a type error): any field of that name.
         by_class.or_else(|| {
-            self.program
-                .classes
-                .iter()
-                .find_map(|c| c.fields.iter().find(|f| f.name.name == name).map(|f| field_symbol(c, f)))
+            self.program.classes.iter().find_map(|c| {
+                c.fields
+                    .iter()
+                    .find(|f| f.name.name == name)
+                    .map(|f| field_symbol(c, f))
+            })
         })
     }
 
@@ -367,19 +402,32 @@ impl<'a> Walker<'a> {
             let current = self.program.classes.get(self.class);
             return current
                 .and_then(|c| member_named(c, name, None))
-                .or_else(|| self.program.classes.iter().find_map(|c| member_named(c, name, None)));
+                .or_else(|| {
+                    self.program
+                        .classes
+                        .iter()
+                        .find_map(|c| member_named(c, name, None))
+                });
         }
         call.args.iter().find_map(|a| self.expr(a))
     }
 }
 
 fn member_named(c: &Class, name: &str, kind: Option<MemberKind>) -> Option<Symbol> {
-    let methods = || c.methods.iter().filter(|m| !m.is_constructor && m.name.name == name);
+    let methods = || {
+        c.methods
+            .iter()
+            .filter(|m| !m.is_constructor && m.name.name == name)
+    };
     let pures = || c.pures.iter().filter(|p| p.name.name == name);
     let preds = || c.predicates.iter().filter(|q| q.name.name == name);
     match kind {
         Some(MemberKind::Method) => methods().next().map(|m| method_symbol(c, m)),
-        Some(MemberKind::Constructor) => c.methods.iter().find(|m| m.is_constructor).map(|m| method_symbol(c, m)),
+        Some(MemberKind::Constructor) => c
+            .methods
+            .iter()
+            .find(|m| m.is_constructor)
+            .map(|m| method_symbol(c, m)),
         Some(MemberKind::Pure) => pures().next().map(|p| pure_symbol(c, p)),
         Some(MemberKind::Predicate) => preds().next().map(|q| predicate_symbol(c, q)),
         None => methods()
@@ -410,7 +458,11 @@ fn field_symbol(c: &Class, f: &Field) -> Symbol {
 
 fn method_symbol(c: &Class, m: &Method) -> Symbol {
     Symbol {
-        kind: if m.is_constructor { SymbolKind::Constructor } else { SymbolKind::Method },
+        kind: if m.is_constructor {
+            SymbolKind::Constructor
+        } else {
+            SymbolKind::Method
+        },
         name: m.name.span.clone(),
         decl: m.span.start..m.body.span.start,
         class: c.name.name.clone(),

@@ -1,8 +1,8 @@
 //! Sift's diagnostics and member results in LSP terms.
 
 use lsp_types::{
-    CodeLens, Command, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
-    NumberOrString, Range, Uri,
+    CodeLens, Command, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, Location, NumberOrString, Range, Uri,
 };
 
 use super::documents::{Edit, LineIndex, shift};
@@ -29,9 +29,16 @@ fn primary_range(text: &str, lines: &LineIndex, span: &std::ops::Range<usize>) -
 
 /// One Sift diagnostic as an LSP diagnostic: `code` is the error kind,
 /// notes, help and a counterexample follow the message on lines of their own.
-pub fn to_lsp(uri: &Uri, text: &str, lines: &LineIndex, d: &Diagnostic, counterexample: &[(String, String)]) -> LspDiagnostic {
+pub fn to_lsp(
+    uri: &Uri,
+    text: &str,
+    lines: &LineIndex,
+    d: &Diagnostic,
+    counterexample: &[(String, String)],
+) -> LspDiagnostic {
     let mut message = d.message.clone();
-    if !d.label.is_empty() && d.label != d.message {
+    let repeated = d.message.contains(&d.label) || d.notes.iter().any(|n| n.contains(&d.label));
+    if !d.label.is_empty() && !repeated {
         message.push_str(&format!(" ({})", d.label));
     }
     for note in &d.notes {
@@ -48,7 +55,11 @@ pub fn to_lsp(uri: &Uri, text: &str, lines: &LineIndex, d: &Diagnostic, countere
             .take(MAX_COUNTEREXAMPLE)
             .map(|(k, v)| format!("{k} = {v}"))
             .collect();
-        let more = if counterexample.len() > MAX_COUNTEREXAMPLE { ", …" } else { "" };
+        let more = if counterexample.len() > MAX_COUNTEREXAMPLE {
+            ", …"
+        } else {
+            ""
+        };
         message.push_str(&format!("\ncounterexample: {}{more}", shown.join(", ")));
     }
     let related: Vec<DiagnosticRelatedInformation> = d
@@ -59,7 +70,11 @@ pub fn to_lsp(uri: &Uri, text: &str, lines: &LineIndex, d: &Diagnostic, countere
                 uri: uri.clone(),
                 range: lines.range(text, &l.span),
             },
-            message: if l.message.is_empty() { "related location".to_string() } else { l.message.clone() },
+            message: if l.message.is_empty() {
+                "related location".to_string()
+            } else {
+                l.message.clone()
+            },
         })
         .collect();
     LspDiagnostic {
@@ -69,13 +84,22 @@ pub fn to_lsp(uri: &Uri, text: &str, lines: &LineIndex, d: &Diagnostic, countere
         code_description: None,
         source: Some("sift".to_string()),
         message,
-        related_information: if related.is_empty() { None } else { Some(related) },
+        related_information: if related.is_empty() {
+            None
+        } else {
+            Some(related)
+        },
         tags: None,
         data: None,
     }
 }
 
-pub fn errors_to_lsp(uri: &Uri, text: &str, lines: &LineIndex, errors: &[ErrorReport]) -> Vec<LspDiagnostic> {
+pub fn errors_to_lsp(
+    uri: &Uri,
+    text: &str,
+    lines: &LineIndex,
+    errors: &[ErrorReport],
+) -> Vec<LspDiagnostic> {
     errors
         .iter()
         .map(|e| to_lsp(uri, text, lines, &e.diag, &e.counterexample))

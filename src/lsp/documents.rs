@@ -113,7 +113,11 @@ impl Document {
 
     /// Applies the changes of one `didChange`, in order. Returns the edits
     /// (old range, new end) for moving ranges computed on the old text.
-    pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>) -> Vec<Edit> {
+    pub fn apply(
+        &mut self,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) -> Vec<Edit> {
         let mut edits = Vec::new();
         for change in changes {
             match change.range {
@@ -122,7 +126,10 @@ impl Document {
                     self.text.replace_range(start..end, &change.text);
                     self.lines = LineIndex::new(&self.text);
                     let new_end = self.lines.position(&self.text, start + change.text.len());
-                    edits.push(Edit::Range { old: range, new_end });
+                    edits.push(Edit::Range {
+                        old: range,
+                        new_end,
+                    });
                 }
                 None => {
                     self.text = change.text;
@@ -243,7 +250,10 @@ mod tests {
     #[test]
     fn incremental_edits() {
         let mut d = Document::new("héllo\nwörld\n".to_string(), 1);
-        d.apply(2, vec![change((0, 1), (0, 2), "e"), change((1, 5), (1, 5), "!")]);
+        d.apply(
+            2,
+            vec![change((0, 1), (0, 2), "e"), change((1, 5), (1, 5), "!")],
+        );
         assert_eq!(d.text, "hello\nwörld!\n");
         d.apply(3, vec![change((0, 5), (1, 0), " ")]);
         assert_eq!(d.text, "hello wörld!\n");
@@ -284,7 +294,10 @@ mod tests {
             },
             new_end: pos(3, 5),
         };
-        assert_eq!(shift(r, &same_line).map(|r| (r.start, r.end)), Some((pos(3, 7), pos(3, 11))));
+        assert_eq!(
+            shift(r, &same_line).map(|r| (r.start, r.end)),
+            Some((pos(3, 7), pos(3, 11)))
+        );
         let inside = Edit::Range {
             old: Range {
                 start: pos(3, 5),

@@ -20,7 +20,11 @@ pub struct HoverText {
 pub fn declaration(text: &str, s: &Symbol) -> String {
     let decl = text.get(s.decl.clone()).unwrap_or("");
     let decl = decl.split('{').next().unwrap_or(decl);
-    let decl: Vec<&str> = decl.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+    let decl: Vec<&str> = decl
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
     let decl = dedent(&decl);
     let what = if s.class.is_empty() {
         s.kind.describe().to_string()
@@ -49,6 +53,22 @@ fn dedent(lines: &[&str]) -> String {
     out.join("\n")
 }
 
+/// The identifier around `offset` (the cursor may be just after it).
+pub fn word_at(text: &str, offset: usize) -> Option<Span> {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    let offset = offset.min(bytes.len());
+    let mut start = offset;
+    while start > 0 && is_word(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = offset;
+    while end < bytes.len() && is_word(bytes[end]) {
+        end += 1;
+    }
+    (start < end).then_some(start..end)
+}
+
 /// The tree nodes recorded at the innermost place around `offset` in the
 /// member containing it, with that place.
 fn nodes_at(report: &FileReport, offset: usize) -> Option<(Span, &[TreeNode], Vec<usize>)> {
@@ -75,8 +95,15 @@ fn nodes_at(report: &FileReport, offset: usize) -> Option<(Span, &[TreeNode], Ve
     if found.is_empty() {
         found = around(false);
     }
-    let best = found.iter().map(|(_, s)| s.clone()).min_by_key(|s| (s.end - s.start, usize::MAX - s.start))?;
-    let nodes = found.into_iter().filter(|(_, s)| *s == best).map(|(i, _)| i).collect();
+    let best = found
+        .iter()
+        .map(|(_, s)| s.clone())
+        .min_by_key(|s| (s.end - s.start, usize::MAX - s.start))?;
+    let nodes = found
+        .into_iter()
+        .filter(|(_, s)| *s == best)
+        .map(|(i, _)| i)
+        .collect();
     Some((best, tree, nodes))
 }
 
@@ -98,7 +125,11 @@ pub fn states(report: &FileReport, offset: usize) -> Option<HoverText> {
         let before = node.parent.map(|p| &tree[p].step);
         match before {
             Some(b) if same_state(b, &node.step) => {
-                let label = if failing { "Failing state (heap, store, path condition)" } else { "State (unchanged)" };
+                let label = if failing {
+                    "Failing state"
+                } else {
+                    "State (unchanged)"
+                };
                 section(&mut md, label, &node.step);
             }
             Some(b) => {
@@ -106,15 +137,34 @@ pub fn states(report: &FileReport, offset: usize) -> Option<HoverText> {
                 let label = if failing { "Failing state" } else { "After" };
                 section(&mut md, label, &node.step);
             }
-            None => section(&mut md, if failing { "Failing state" } else { "State" }, &node.step),
+            None => section(
+                &mut md,
+                if failing { "Failing state" } else { "State" },
+                &node.step,
+            ),
         }
     }
     if total > MAX_PATHS {
-        md.push_str(&format!("*… and {} more paths reach this place.*\n\n", total - MAX_PATHS));
+        md.push_str(&format!(
+            "*… and {} more paths reach this place.*\n\n",
+            total - MAX_PATHS
+        ));
     }
-    for e in report.errors.iter().filter(|e| e.diag.span == span && !e.counterexample.is_empty()) {
-        let values: Vec<String> = e.counterexample.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-        md.push_str(&format!("**Counterexample** ({}):\n```text\n{}\n```\n", e.diag.kind, values.join("\n")));
+    for e in report
+        .errors
+        .iter()
+        .filter(|e| e.diag.span == span && !e.counterexample.is_empty())
+    {
+        let values: Vec<String> = e
+            .counterexample
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        md.push_str(&format!(
+            "**Counterexample** ({}):\n```text\n{}\n```\n",
+            e.diag.kind,
+            values.join("\n")
+        ));
     }
     Some(HoverText {
         markdown: md.trim_end().to_string(),
@@ -139,7 +189,11 @@ fn same_state(a: &TraceStep, b: &TraceStep) -> bool {
 
 fn section(md: &mut String, label: &str, step: &TraceStep) {
     md.push_str(&format!("*{label}*\n```text\n"));
-    let store: Vec<String> = step.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
+    let store: Vec<String> = step
+        .store
+        .iter()
+        .map(|(k, v)| format!("{k} ↦ {v}"))
+        .collect();
     part(md, "heap ", &step.heap);
     part(md, "store", &store);
     part(md, "pc   ", &step.pc);

@@ -62,7 +62,8 @@ impl Config {
         let num = |key: &str| v.get(key).and_then(Value::as_u64);
         Config {
             debounce: Duration::from_millis(num("debounceMs").unwrap_or(500).min(60_000)),
-            timeout_ms: num("timeoutMs").map_or(defaults.timeout_ms, |t| t.clamp(1, u32::MAX as u64) as u32),
+            timeout_ms: num("timeoutMs")
+                .map_or(defaults.timeout_ms, |t| t.clamp(1, u32::MAX as u64) as u32),
             jobs: num("jobs").map_or(defaults.jobs, |j| j.min(256) as usize),
         }
     }
@@ -116,7 +117,8 @@ struct Server {
 /// closed).
 pub fn run() -> Result<(), String> {
     let (tx, rx) = channel();
-    transport::spawn_reader(tx.clone()).map_err(|e| format!("cannot start the reader thread: {e}"))?;
+    transport::spawn_reader(tx.clone())
+        .map_err(|e| format!("cannot start the reader thread: {e}"))?;
     let mut server = Server {
         out: Output::new(),
         tx,
@@ -153,7 +155,9 @@ impl Server {
                 Ok(Event::Closed(why)) => Ok(Flow::Exit(self.closed(why))),
                 Ok(Event::Verified(done)) => self.verified(done),
                 Err(RecvTimeoutError::Timeout) => Ok(Flow::Continue),
-                Err(RecvTimeoutError::Disconnected) => return Err("the input channel closed".to_string()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("the input channel closed".to_string());
+                }
             }
             .unwrap_or_else(|e| Flow::Exit(Err(format!("cannot write to the client: {e}"))));
             if let Flow::Exit(result) = flow {
@@ -193,8 +197,14 @@ impl Server {
         }
     }
 
-    fn reply_err(&mut self, id: RequestId, code: ErrorCode, msg: impl Into<String>) -> std::io::Result<()> {
-        self.out.send(Response::new_err(id, code as i32, msg.into()))
+    fn reply_err(
+        &mut self,
+        id: RequestId,
+        code: ErrorCode,
+        msg: impl Into<String>,
+    ) -> std::io::Result<()> {
+        self.out
+            .send(Response::new_err(id, code as i32, msg.into()))
     }
 
     fn request(&mut self, r: Request) -> std::io::Result<Flow> {
@@ -204,13 +214,25 @@ impl Server {
                 self.phase = Phase::Running;
             }
             (Phase::Uninitialized, _) => {
-                self.reply_err(r.id, ErrorCode::ServerNotInitialized, "the server is not initialized")?;
+                self.reply_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized,
+                    "the server is not initialized",
+                )?;
             }
             (Phase::ShuttingDown, _) => {
-                self.reply_err(r.id, ErrorCode::InvalidRequest, "the server is shutting down")?;
+                self.reply_err(
+                    r.id,
+                    ErrorCode::InvalidRequest,
+                    "the server is shutting down",
+                )?;
             }
             (Phase::Running, "initialize") => {
-                self.reply_err(r.id, ErrorCode::InvalidRequest, "the server is already initialized")?;
+                self.reply_err(
+                    r.id,
+                    ErrorCode::InvalidRequest,
+                    "the server is already initialized",
+                )?;
             }
             (Phase::Running, "shutdown") => {
                 self.phase = Phase::ShuttingDown;
@@ -247,32 +269,40 @@ impl Server {
         }
         let params = n.params;
         match n.method.as_str() {
-            "textDocument/didOpen" => match serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params) {
-                Ok(p) => self.did_open(p)?,
-                Err(e) => log(format!("bad didOpen: {e}")),
-            },
-            "textDocument/didChange" => match serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params) {
-                Ok(p) => self.did_change(p)?,
-                Err(e) => log(format!("bad didChange: {e}")),
-            },
-            "textDocument/didSave" => match serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params) {
-                Ok(p) => {
-                    if let Some(d) = self.docs.get_mut(p.text_document.uri.as_str())
-                        && d.fast.is_empty()
-                    {
-                        d.verify_at = Some(Instant::now());
-                    }
+            "textDocument/didOpen" => {
+                match serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params) {
+                    Ok(p) => self.did_open(p)?,
+                    Err(e) => log(format!("bad didOpen: {e}")),
                 }
-                Err(e) => log(format!("bad didSave: {e}")),
-            },
-            "textDocument/didClose" => match serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params) {
-                Ok(p) => {
-                    if let Some(d) = self.docs.remove(p.text_document.uri.as_str()) {
-                        self.publish_params(d.uri, Vec::new(), None)?;
-                    }
+            }
+            "textDocument/didChange" => {
+                match serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params) {
+                    Ok(p) => self.did_change(p)?,
+                    Err(e) => log(format!("bad didChange: {e}")),
                 }
-                Err(e) => log(format!("bad didClose: {e}")),
-            },
+            }
+            "textDocument/didSave" => {
+                match serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params) {
+                    Ok(p) => {
+                        if let Some(d) = self.docs.get_mut(p.text_document.uri.as_str())
+                            && d.fast.is_empty()
+                        {
+                            d.verify_at = Some(Instant::now());
+                        }
+                    }
+                    Err(e) => log(format!("bad didSave: {e}")),
+                }
+            }
+            "textDocument/didClose" => {
+                match serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params) {
+                    Ok(p) => {
+                        if let Some(d) = self.docs.remove(p.text_document.uri.as_str()) {
+                            self.publish_params(d.uri, Vec::new(), None)?;
+                        }
+                    }
+                    Err(e) => log(format!("bad didClose: {e}")),
+                }
+            }
             // `initialized`, `$/cancelRequest` (every request is answered
             // at once), `$/setTrace`, configuration changes, and anything
             // unknown.
@@ -322,27 +352,41 @@ impl Server {
         d.verified = diagnostics::shift_diagnostics(std::mem::take(&mut d.verified), &edits);
         d.lenses = diagnostics::shift_lenses(std::mem::take(&mut d.lenses), &edits);
         analyse(d);
-        d.verify_at = if d.fast.is_empty() { Some(Instant::now() + debounce) } else { None };
+        d.verify_at = if d.fast.is_empty() {
+            Some(Instant::now() + debounce)
+        } else {
+            None
+        };
         self.publish(&key)
     }
 
     /// Publishes the diagnostics of a document: parse and type errors of
     /// the current text, then those of the last verification.
     fn publish(&mut self, key: &str) -> std::io::Result<()> {
-        let Some(d) = self.docs.get(key) else { return Ok(()) };
+        let Some(d) = self.docs.get(key) else {
+            return Ok(());
+        };
         let mut all = d.fast.clone();
         all.extend(d.verified.iter().cloned());
         let (uri, version) = (d.uri.clone(), d.doc.version);
         self.publish_params(uri, all, Some(version))
     }
 
-    fn publish_params(&mut self, uri: Uri, diagnostics: Vec<LspDiagnostic>, version: Option<i32>) -> std::io::Result<()> {
+    fn publish_params(
+        &mut self,
+        uri: Uri,
+        diagnostics: Vec<LspDiagnostic>,
+        version: Option<i32>,
+    ) -> std::io::Result<()> {
         let params = PublishDiagnosticsParams {
             uri,
             diagnostics,
             version,
         };
-        self.out.send(Notification::new("textDocument/publishDiagnostics".to_string(), params))
+        self.out.send(Notification::new(
+            "textDocument/publishDiagnostics".to_string(),
+            params,
+        ))
     }
 
     /// Starts the verifications whose time has come.
@@ -406,8 +450,11 @@ impl Server {
         if self.lens_refresh {
             self.next_request += 1;
             let id = RequestId::from(format!("sift-{}", self.next_request));
-            self.out
-                .send(Request::new(id, "workspace/codeLens/refresh".to_string(), Value::Null))?;
+            self.out.send(Request::new(
+                id,
+                "workspace/codeLens/refresh".to_string(),
+                Value::Null,
+            ))?;
         }
         Ok(Flow::Continue)
     }

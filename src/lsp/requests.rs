@@ -2,10 +2,11 @@
 
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::{
-    CodeLensOptions, CodeLensParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
-    HoverParams, HoverProviderCapability, InitializeResult, Location, MarkupContent, MarkupKind, OneOf,
-    PositionEncodingKind, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    CodeLensOptions, CodeLensParams, GotoDefinitionParams, GotoDefinitionResponse, Hover,
+    HoverContents, HoverParams, HoverProviderCapability, InitializeResult, Location, MarkupContent,
+    MarkupKind, OneOf, PositionEncodingKind, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -16,15 +17,17 @@ pub fn initialize_result() -> InitializeResult {
     InitializeResult {
         capabilities: ServerCapabilities {
             position_encoding: Some(PositionEncodingKind::UTF16),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                will_save: None,
-                will_save_wait_until: None,
-                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-                    include_text: Some(false),
-                })),
-            })),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    will_save: None,
+                    will_save_wait_until: None,
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                },
+            )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             definition_provider: Some(OneOf::Left(true)),
             code_lens_provider: Some(CodeLensOptions {
@@ -57,7 +60,10 @@ pub fn handle(server: &Server, r: Request) -> Response {
             let doc = server.docs.get(p.text_document.uri.as_str());
             to_value(doc.map(code_lenses).unwrap_or_default())
         }),
-        other => Err((ErrorCode::MethodNotFound, format!("unknown method `{other}`"))),
+        other => Err((
+            ErrorCode::MethodNotFound,
+            format!("unknown method `{other}`"),
+        )),
     };
     match result {
         Ok(v) => Response::new_ok(id, v),
@@ -70,7 +76,10 @@ type Answer = Result<Value, (ErrorCode, String)>;
 fn with_params<P: DeserializeOwned>(r: Request, f: impl FnOnce(P) -> Answer) -> Answer {
     match serde_json::from_value::<P>(r.params) {
         Ok(p) => f(p),
-        Err(e) => Err((ErrorCode::InvalidParams, format!("invalid params for `{}`: {e}", r.method))),
+        Err(e) => Err((
+            ErrorCode::InvalidParams,
+            format!("invalid params for `{}`: {e}", r.method),
+        )),
     }
 }
 
@@ -81,12 +90,15 @@ fn to_value(v: impl serde::Serialize) -> Answer {
 fn hover_at(d: &DocState, pos: lsp_types::Position) -> Option<Hover> {
     let text = &d.doc.text;
     let offset = d.doc.offset(pos);
-    let symbol = d.program.as_ref().and_then(|p| definition::symbol_at(p, offset));
+    let symbol = d
+        .program
+        .as_ref()
+        .and_then(|p| definition::symbol_at(p, offset));
     let mut parts = Vec::new();
     let mut span = None;
     if let Some(s) = &symbol {
         parts.push(hover::declaration(text, s));
-        span = Some(s.name.clone());
+        span = hover::word_at(text, offset);
     }
     match &d.report {
         Some(report) if report.source == *text => {
@@ -95,8 +107,15 @@ fn hover_at(d: &DocState, pos: lsp_types::Position) -> Option<Hover> {
                 span = span.or(Some(h.span));
             }
         }
-        Some(report) if report.members.iter().any(|m| m.span.start <= offset && offset < m.span.end) => {
-            parts.push("*No symbolic states: the last verification was of an older text.*".to_string());
+        Some(report)
+            if report
+                .members
+                .iter()
+                .any(|m| m.span.start <= offset && offset < m.span.end) =>
+        {
+            parts.push(
+                "*No symbolic states: the last verification was of an older text.*".to_string(),
+            );
         }
         _ => {}
     }

@@ -32,7 +32,10 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let n = r.by_ref().take(MAX_HEADER_LINE).read_until(b'\n', &mut line)?;
+        let n = r
+            .by_ref()
+            .take(MAX_HEADER_LINE)
+            .read_until(b'\n', &mut line)?;
         if n == 0 {
             return Ok(None);
         }
@@ -54,18 +57,31 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
         }
         seen_header = true;
         let Some((name, value)) = text.split_once(':') else {
-            return Ok(Some(Frame::Malformed(format!("malformed header line {text:?}"))));
+            return Ok(Some(Frame::Malformed(format!(
+                "malformed header line {text:?}"
+            ))));
         };
         if name.trim().eq_ignore_ascii_case("Content-Length") {
             match value.trim().parse::<usize>() {
                 Ok(n) if n <= MAX_BODY => length = Some(n),
-                Ok(n) => return Ok(Some(Frame::Malformed(format!("message of {n} bytes is too large")))),
-                Err(_) => return Ok(Some(Frame::Malformed(format!("bad Content-Length {:?}", value.trim())))),
+                Ok(n) => {
+                    return Ok(Some(Frame::Malformed(format!(
+                        "message of {n} bytes is too large"
+                    ))));
+                }
+                Err(_) => {
+                    return Ok(Some(Frame::Malformed(format!(
+                        "bad Content-Length {:?}",
+                        value.trim()
+                    ))));
+                }
             }
         }
     }
     let Some(length) = length else {
-        return Ok(Some(Frame::Malformed("no Content-Length header".to_string())));
+        return Ok(Some(Frame::Malformed(
+            "no Content-Length header".to_string(),
+        )));
     };
     let mut body = vec![0u8; length];
     match r.read_exact(&mut body) {
@@ -82,22 +98,24 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
 /// Reads stdin on a thread of its own, sending every frame to the server;
 /// ends with `Event::Closed` at the end of the input or on a read error.
 pub fn spawn_reader(tx: Sender<Event>) -> io::Result<()> {
-    std::thread::Builder::new().name("sift-lsp-reader".to_string()).spawn(move || {
-        let stdin = io::stdin();
-        let mut input = stdin.lock();
-        loop {
-            let event = match read_frame(&mut input) {
-                Ok(Some(Frame::Message(m))) => Event::Message(m),
-                Ok(Some(Frame::Malformed(why))) => Event::Malformed(why),
-                Ok(None) => Event::Closed(None),
-                Err(e) => Event::Closed(Some(e.to_string())),
-            };
-            let last = matches!(event, Event::Closed(_));
-            if tx.send(event).is_err() || last {
-                return;
+    std::thread::Builder::new()
+        .name("sift-lsp-reader".to_string())
+        .spawn(move || {
+            let stdin = io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let event = match read_frame(&mut input) {
+                    Ok(Some(Frame::Message(m))) => Event::Message(m),
+                    Ok(Some(Frame::Malformed(why))) => Event::Malformed(why),
+                    Ok(None) => Event::Closed(None),
+                    Err(e) => Event::Closed(Some(e.to_string())),
+                };
+                let last = matches!(event, Event::Closed(_));
+                if tx.send(event).is_err() || last {
+                    return;
+                }
             }
-        }
-    })?;
+        })?;
     Ok(())
 }
 
@@ -157,7 +175,14 @@ mod tests {
         input.push_str("Content-Length: 50\r\n\r\n{\"truncated\"");
         assert_eq!(
             frames(input.as_bytes()),
-            ["request a", "malformed", "malformed", "notification b", "malformed", "notification c"]
+            [
+                "request a",
+                "malformed",
+                "malformed",
+                "notification b",
+                "malformed",
+                "notification c"
+            ]
         );
     }
 }

@@ -49,19 +49,21 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
         text,
         opts,
     } = job;
-    let spawned = std::thread::Builder::new().name("sift-lsp-verify".to_string()).spawn(move || {
-        let run = std::panic::catch_unwind(|| crate::verify::verify_source(&key, &text, &opts));
-        let report = match run {
-            Ok(r) => Ok(Arc::new(r)),
-            Err(_) => Err("internal error: the verifier panicked".to_string()),
-        };
-        // The server may be gone (shutting down): nothing to do then.
-        let _ = tx.send(Event::Verified(Done {
-            key,
-            generation,
-            report,
-        }));
-    });
+    let spawned = std::thread::Builder::new()
+        .name("sift-lsp-verify".to_string())
+        .spawn(move || {
+            let run = std::panic::catch_unwind(|| crate::verify::verify_source(&key, &text, &opts));
+            let report = match run {
+                Ok(r) => Ok(Arc::new(r)),
+                Err(_) => Err("internal error: the verifier panicked".to_string()),
+            };
+            // The server may be gone (shutting down): nothing to do then.
+            let _ = tx.send(Event::Verified(Done {
+                key,
+                generation,
+                report,
+            }));
+        });
     match spawned {
         Ok(_) => true,
         Err(e) => {

@@ -44,7 +44,10 @@ pub fn missing_chunk(e: &ErrorReport) -> Option<(ChunkName, String)> {
 /// heap", "no permission to read `e.f`", "no permission to write `e.f`".
 fn missing_in_reason(reason: &str) -> Option<(ChunkName, String)> {
     let quoted = |rest: &str| rest.split('`').next().map(str::to_string);
-    if let Some(rest) = reason.strip_prefix("no permission to read `").or_else(|| reason.strip_prefix("no permission to write `")) {
+    if let Some(rest) = reason
+        .strip_prefix("no permission to read `")
+        .or_else(|| reason.strip_prefix("no permission to write `"))
+    {
         let text = quoted(rest)?;
         return Some((ChunkName::Field(last_segment(&text).to_string()), text));
     }
@@ -159,21 +162,39 @@ pub fn explain(e: &ErrorReport, source: &str) -> Vec<String> {
         None => explain_fact(e, source, &mut out),
     }
     if !e.counterexample.is_empty() {
-        out.push(format!("counterexample: {}", counterexample_text(&e.counterexample)));
+        out.push(format!(
+            "counterexample: {}",
+            counterexample_text(&e.counterexample)
+        ));
     }
     out
 }
 
 pub fn counterexample_text(values: &[(String, String)]) -> String {
-    values.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+    values
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn explain_missing(e: &ErrorReport, source: &str, name: &ChunkName, text: &str, out: &mut Vec<String>) {
+fn explain_missing(
+    e: &ErrorReport,
+    source: &str,
+    name: &ChunkName,
+    text: &str,
+    out: &mut Vec<String>,
+) {
     let Some(last) = e.trace.last() else { return };
     if last.heap.is_empty() {
-        out.push(format!("`{text}` is missing: at the failure the heap was empty"));
+        out.push(format!(
+            "`{text}` is missing: at the failure the heap was empty"
+        ));
     } else {
-        out.push(format!("`{text}` is missing: at the failure the heap held {}", last.heap.join(", ")));
+        out.push(format!(
+            "`{text}` is missing: at the failure the heap held {}",
+            last.heap.join(", ")
+        ));
     }
     let same = |c: &&String| chunk_name(c).as_ref() == Some(name);
     let seen_any = e.trace.iter().any(|s| s.heap.iter().any(|c| same(&c)));
@@ -187,8 +208,15 @@ fn explain_missing(e: &ErrorReport, source: &str, name: &ChunkName, text: &str, 
         if count(after) >= count(before) {
             continue;
         }
-        let gone: Vec<String> = minus(&before.heap, &after.heap).into_iter().filter(|c| same(&c)).collect();
-        let shown = gone.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+        let gone: Vec<String> = minus(&before.heap, &after.heap)
+            .into_iter()
+            .filter(|c| same(&c))
+            .collect();
+        let shown = gone
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let line = line_of(source, after);
         let sentence = if after.what.starts_with("loop body") {
             format!(
@@ -196,7 +224,10 @@ fn explain_missing(e: &ErrorReport, source: &str, name: &ChunkName, text: &str, 
                 after.what
             )
         } else {
-            format!("{shown} left the heap at line {line}: consumed by `{}`", after.what)
+            format!(
+                "{shown} left the heap at line {line}: consumed by `{}`",
+                after.what
+            )
         };
         out.push(sentence);
         events += 1;
@@ -208,7 +239,10 @@ fn explain_missing(e: &ErrorReport, source: &str, name: &ChunkName, text: &str, 
                 name.describe()
             ));
         } else if !seen_any {
-            out.push(format!("no chunk of {} was in the heap anywhere on this path", name.describe()));
+            out.push(format!(
+                "no chunk of {} was in the heap anywhere on this path",
+                name.describe()
+            ));
         }
     }
 }
@@ -258,25 +292,50 @@ mod tests {
         }
     }
 
-    const SRC: &str = "void n(A a)\n  requires acc(a.f);\n{\n  a.f = 1;\n  leak(a);\n  a.f = 2;\n}\n";
+    const SRC: &str =
+        "void n(A a)\n  requires acc(a.f);\n{\n  a.f = 1;\n  leak(a);\n  a.f = 2;\n}\n";
 
     #[test]
     fn names_of_missing_chunks() {
         let m = |s: &str| missing_in_reason(s).map(|(n, _)| n);
-        assert_eq!(m("no `acc(a.f)` in the heap"), Some(ChunkName::Field("f".into())));
-        assert_eq!(m("no `acc(x)` in the heap"), Some(ChunkName::Field("x".into())));
-        assert_eq!(m("no `c.valid()` in the heap"), Some(ChunkName::Predicate("valid".into())));
-        assert_eq!(m("no `valid()` in the heap"), Some(ChunkName::Predicate("valid".into())));
-        assert_eq!(m("no permission to write `a.f`"), Some(ChunkName::Field("f".into())));
-        assert_eq!(m("no permission to read `x`"), Some(ChunkName::Field("x".into())));
+        assert_eq!(
+            m("no `acc(a.f)` in the heap"),
+            Some(ChunkName::Field("f".into()))
+        );
+        assert_eq!(
+            m("no `acc(x)` in the heap"),
+            Some(ChunkName::Field("x".into()))
+        );
+        assert_eq!(
+            m("no `c.valid()` in the heap"),
+            Some(ChunkName::Predicate("valid".into()))
+        );
+        assert_eq!(
+            m("no `valid()` in the heap"),
+            Some(ChunkName::Predicate("valid".into()))
+        );
+        assert_eq!(
+            m("no permission to write `a.f`"),
+            Some(ChunkName::Field("f".into()))
+        );
+        assert_eq!(
+            m("no permission to read `x`"),
+            Some(ChunkName::Field("x".into()))
+        );
         assert_eq!(m("`x > 0` might not hold"), None);
     }
 
     #[test]
     fn names_of_chunks() {
         assert_eq!(chunk_name("a.f ↦ 1"), Some(ChunkName::Field("f".into())));
-        assert_eq!(chunk_name("newCell.valid[first(s)]()"), Some(ChunkName::Predicate("valid".into())));
-        assert_eq!(chunk_name("c.p[s](1, 2)"), Some(ChunkName::Predicate("p".into())));
+        assert_eq!(
+            chunk_name("newCell.valid[first(s)]()"),
+            Some(ChunkName::Predicate("valid".into()))
+        );
+        assert_eq!(
+            chunk_name("c.p[s](1, 2)"),
+            Some(ChunkName::Predicate("p".into()))
+        );
         assert_eq!(chunk_name("junk"), None);
     }
 
@@ -287,9 +346,20 @@ mod tests {
             step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
             step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
             step(SRC, "leak(a);", "leak(a);", &[], &[]),
-            step(SRC, "a.f = 2", "fails: no permission to write `a.f`", &[], &[]),
+            step(
+                SRC,
+                "a.f = 2",
+                "fails: no permission to write `a.f`",
+                &[],
+                &[],
+            ),
         ];
-        let e = error(Kind::PermissionMissing, "no permission to write `a.f`", &[], trace);
+        let e = error(
+            Kind::PermissionMissing,
+            "no permission to write `a.f`",
+            &[],
+            trace,
+        );
         assert_eq!(
             explain(&e, SRC),
             vec![
@@ -304,7 +374,13 @@ mod tests {
         let trace = vec![
             step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
             step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
-            step(SRC, "a.f = 2", "fails: precondition of this call might not hold", &["a.f ↦ 1"], &[]),
+            step(
+                SRC,
+                "a.f = 2",
+                "fails: precondition of this call might not hold",
+                &["a.f ↦ 1"],
+                &[],
+            ),
         ];
         let e = error(
             Kind::PreconditionFailed,
@@ -313,8 +389,14 @@ mod tests {
             trace,
         );
         let lines = explain(&e, SRC);
-        assert_eq!(lines[0], "`acc(b.f)` is missing: at the failure the heap held a.f ↦ 1");
-        assert!(lines[1].starts_with("the heap holds a chunk of field `f`, but"), "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "`acc(b.f)` is missing: at the failure the heap held a.f ↦ 1"
+        );
+        assert!(
+            lines[1].starts_with("the heap holds a chunk of field `f`, but"),
+            "{lines:?}"
+        );
         assert_eq!(lines.len(), 2);
     }
 
@@ -324,7 +406,12 @@ mod tests {
             step(SRC, "n", "method entry", &[], &[]),
             step(SRC, "a.f = 2", "fails: cannot open", &[], &[]),
         ];
-        let e = error(Kind::OpenFailed, "cannot open: the predicate instance is not held", &["no `a.valid()` in the heap"], trace);
+        let e = error(
+            Kind::OpenFailed,
+            "cannot open: the predicate instance is not held",
+            &["no `a.valid()` in the heap"],
+            trace,
+        );
         assert_eq!(
             explain(&e, SRC)[1],
             "no chunk of predicate `valid` was in the heap anywhere on this path"
@@ -336,10 +423,27 @@ mod tests {
         let src = "if (x > 0) { } else { }\nwhile (i < n) { }\nassert y > 0;\n";
         let trace = vec![
             step(src, "x > 0", "if (x > 0): else branch", &[], &["!(0 < x)"]),
-            step(src, "i < n", "after the loop (while i < n)", &[], &["!(0 < x)"]),
-            step(src, "y > 0", "fails: assertion might not hold", &[], &["!(0 < x)"]),
+            step(
+                src,
+                "i < n",
+                "after the loop (while i < n)",
+                &[],
+                &["!(0 < x)"],
+            ),
+            step(
+                src,
+                "y > 0",
+                "fails: assertion might not hold",
+                &[],
+                &["!(0 < x)"],
+            ),
         ];
-        let mut e = error(Kind::AssertFailed, "assertion might not hold", &["`y > 0` might not hold"], trace);
+        let mut e = error(
+            Kind::AssertFailed,
+            "assertion might not hold",
+            &["`y > 0` might not hold"],
+            trace,
+        );
         e.counterexample = vec![("x".into(), "0".into()), ("y".into(), "0".into())];
         assert_eq!(
             explain(&e, src),
@@ -350,7 +454,10 @@ mod tests {
             ]
         );
         e.trace.drain(..2);
-        assert_eq!(explain(&e, src)[0], "the path to the failure takes no branch");
+        assert_eq!(
+            explain(&e, src)[0],
+            "the path to the failure takes no branch"
+        );
     }
 
     #[test]
@@ -381,7 +488,11 @@ mod tests {
         assert_eq!(
             d.store,
             vec![
-                ("x".to_string(), Some("1".to_string()), Some("5".to_string())),
+                (
+                    "x".to_string(),
+                    Some("1".to_string()),
+                    Some("5".to_string())
+                ),
                 ("y".to_string(), Some("2".to_string()), None),
                 ("z".to_string(), None, Some("0".to_string())),
             ]

@@ -84,7 +84,11 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
     let pad = "              ";
     for (i, step) in e.trace.iter().enumerate() {
         let (line, _) = crate::diag::line_col(&report.source, step.span.start);
-        let diff = if i == 0 { None } else { Some(explain::diff_steps(&e.trace[i - 1], step)) };
+        let diff = if i == 0 {
+            None
+        } else {
+            Some(explain::diff_steps(&e.trace[i - 1], step))
+        };
         out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
         out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
         if let Some(d) = &diff {
@@ -95,7 +99,11 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
                 out.push_str(&format!("{pad}+ {c}\n"));
             }
         }
-        let store: Vec<String> = step.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
+        let store: Vec<String> = step
+            .store
+            .iter()
+            .map(|(k, v)| format!("{k} ↦ {v}"))
+            .collect();
         out.push_str(&format!("       store: [{}]\n", store.join(", ")));
         if let Some(d) = &diff {
             for (k, old, new) in &d.store {

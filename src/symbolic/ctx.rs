@@ -198,7 +198,11 @@ impl<'z> Ctx<'z> {
                     && *c != at
                 {
                     reason_shown = *c == span;
-                    let label = if reason_shown { reason.clone() } else { "this part does not hold".to_string() };
+                    let label = if reason_shown {
+                        reason.clone()
+                    } else {
+                        "this part does not hold".to_string()
+                    };
                     d = d.with_related(c.clone(), label);
                 }
                 for l in &ob.related {
@@ -232,11 +236,13 @@ impl<'z> Ctx<'z> {
         }
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
+        // Every path records its failure step (for stepping through the
+        // tree); the error itself is reported once.
+        let mut at_failure = s.clone();
+        let what = format!("fails: {}", diag.message);
+        self.record(&mut at_failure, diag.span.clone(), what);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
             let counterexample = self.counterexample(s, refuted.as_ref());
-            let mut at_failure = s.clone();
-            let what = format!("fails: {}", diag.message);
-            self.record(&mut at_failure, diag.span.clone(), what);
             self.failures.push(Failure {
                 diag,
                 trace: at_failure.trace.clone(),

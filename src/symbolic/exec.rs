@@ -116,7 +116,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             })
         }
         StmtKind::Assume(e) => eval(ctx, s, e, &|ctx, s, t| {
-            if t.is_false() {
+            if !ctx.may_hold(&s, &t, "is the assumption consistent with the path?") {
                 return;
             }
             let mut s = s;

@@ -221,6 +221,6 @@ mod tests {
         assert_eq!(h.find_syntactic("C.x", &[r(1)]), None);
         assert_eq!(before.find_syntactic("C.x", &[r(1)]), Some(a));
         assert_eq!(h.len(), 1);
-        assert_eq!(h.to_string(), "{r2.x ↦ 2}");
+        assert_eq!(h.to_string(), "{r2@2.x ↦ 2}");
     }
 }

@@ -141,18 +141,16 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
             .with_label("unexpected token");
     }
     // A `;` that was forgotten at the end of a line.
-    if items.contains(&"`;`") {
-        if let Some(prev) = prev_token_end(src, pos) {
-            if src
-                .get(prev..span.start)
-                .is_some_and(|gap| gap.contains('\n'))
-            {
-                let (line, _) = line_col(src, prev);
-                return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))
-                    .with_label("expected `;`")
-                    .with_help(format!("add `;` at the end of line {line}"));
-            }
-        }
+    if items.contains(&"`;`")
+        && let Some(prev) = prev_token_end(src, pos)
+        && src
+            .get(prev..span.start)
+            .is_some_and(|gap| gap.contains('\n'))
+    {
+        let (line, _) = line_col(src, prev);
+        return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))
+            .with_label("expected `;`")
+            .with_help(format!("add `;` at the end of line {line}"));
     }
     let mut d = Diagnostic::new(
         Kind::Parse,
@@ -170,19 +168,23 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
 }
 
 /// A syntax error found by the tree builder at the token starting at `pos`.
-pub fn at_token(src: &str, pos: usize, wanted: &str, help: &str) -> Diagnostic {
+pub fn at_token(src: &str, pos: usize, wanted: &str, help: &str) -> Box<Diagnostic> {
     let (span, found) = token_at(src, pos);
-    Diagnostic::new(
-        Kind::Parse,
-        span,
-        format!("expected {wanted}, found {found}"),
+    Box::new(
+        Diagnostic::new(
+            Kind::Parse,
+            span,
+            format!("expected {wanted}, found {found}"),
+        )
+        .with_label(format!("expected {wanted}"))
+        .with_help(help.to_string()),
     )
-    .with_label(format!("expected {wanted}"))
-    .with_help(help.to_string())
 }
 
 /// The builder's error for a broken invariant of the grammar (a bug).
-pub fn internal(span: Span) -> Diagnostic {
-    Diagnostic::new(Kind::Parse, span, "internal parser error")
-        .with_label("the parser could not handle this")
+pub fn internal(span: Span) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(Kind::Parse, span, "internal parser error")
+            .with_label("the parser could not handle this"),
+    )
 }

@@ -44,14 +44,16 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::postfix(Rule::call_suffix) | Op::postfix(Rule::field_suffix))
 });
 
-fn too_deep_expr(span: Span) -> Diagnostic {
-    Diagnostic::new(
-        Kind::Parse,
-        span,
-        format!("expression nested too deeply: more than {MAX_DEPTH} levels"),
+fn too_deep_expr(span: Span) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(
+            Kind::Parse,
+            span,
+            format!("expression nested too deeply: more than {MAX_DEPTH} levels"),
+        )
+        .with_label("this goes too deep")
+        .with_help("split the expression, for example with local variables or pure methods"),
     )
-    .with_label("this goes too deep")
-    .with_help("split the expression, for example with local variables or pure methods")
 }
 
 /// A new node of height `depth`; `at` is blamed if it is too high.
@@ -78,7 +80,7 @@ pub fn expr(b: &Builder, p: P, nest: usize) -> R<Expr> {
 fn built(b: &Builder, p: P, nest: usize) -> R<Built> {
     let span = span_of(&p);
     if nest > MAX_RECURSION {
-        return Err(too_deep(span.start..span.start + 1));
+        return Err(too_deep(span.start..span.start + 1).into());
     }
     // Prefix and right-associative operators recurse in the Pratt parser:
     // bound them before it runs.
@@ -168,6 +170,8 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
         Rule::name_expr => {
             let name = ident(&k.expect(Rule::ident)?);
             if k.eat(Rule::lparen).is_none() {
+                // Not the pair's span: it may end with blanks.
+                let span = name.span.clone();
                 return leaf(ExprKind::Name(name), span);
             }
             let (args, d) = args(b, k.expect(Rule::args)?, nest)?;
@@ -223,6 +227,8 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
                 _ => return Err(internal(span)),
             };
             let body = built(b, k.expect(Rule::expr)?, nest + 1)?;
+            // The pair's span may end with blanks; the body's does not.
+            let span = span.start..body.expr.span.end;
             let depth = 1 + target_depth.max(body.depth);
             let body = Box::new(body.expr);
             let kind = if rule == Rule::opening_expr {

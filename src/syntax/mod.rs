@@ -21,7 +21,13 @@ const PARSER_STACK: usize = 64 << 20;
 /// Parses a whole source file. Never panics and never overflows the stack:
 /// nesting is bounded (brackets 200 levels, expression trees 500), and the
 /// parser runs on a thread of its own with a large stack.
+// The signature is the crate's contract; a parse error is rare and once.
+#[allow(clippy::result_large_err)]
 pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
+    parse_boxed(source).map_err(|d| *d)
+}
+
+fn parse_boxed(source: &str) -> parse::R<ast::Program> {
     scan::prescan(source)?;
     std::thread::scope(|s| {
         let spawned = std::thread::Builder::new()

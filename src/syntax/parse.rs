@@ -16,7 +16,9 @@ use crate::syntax::scan::{MAX_NESTING, too_deep};
 pub struct SiftParser;
 
 pub type P<'i> = Pair<'i, Rule>;
-pub type R<T> = Result<T, Diagnostic>;
+/// Errors are boxed: a `Diagnostic` is large, and results travel through
+/// every level of the recursion.
+pub type R<T> = Result<T, Box<Diagnostic>>;
 
 pub fn span_of(p: &P) -> Span {
     let s = p.as_span();
@@ -81,7 +83,8 @@ impl<'i> Kids<'i> {
 
 /// Parses a whole program (after `scan::prescan`).
 pub fn program(src: &str) -> R<Program> {
-    let mut pairs = SiftParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, &e))?;
+    let mut pairs =
+        SiftParser::parse(Rule::program, src).map_err(|e| Box::new(error::from_pest(src, &e)))?;
     let top = pairs.next().ok_or_else(|| internal(0..0))?;
     let b = Builder { src };
     let mut classes = Vec::new();
@@ -302,7 +305,7 @@ impl Builder<'_> {
     fn block(&self, p: P, depth: usize) -> R<Block> {
         let span = span_of(&p);
         if depth > MAX_NESTING {
-            return Err(too_deep(span.start..span.start + 1));
+            return Err(too_deep(span.start..span.start + 1).into());
         }
         let mut stmts = Vec::new();
         for s in p.into_inner() {
@@ -422,14 +425,16 @@ impl Builder<'_> {
                 }),
                 _ => {
                     let (span, _) = crate::syntax::scan::token_at(self.src, eq.as_span().start());
-                    Err(Diagnostic::new(
-                        crate::diag::Kind::Parse,
-                        span,
-                        "invalid left-hand side of assignment",
-                    )
-                    .with_label("cannot assign to this")
-                    .with_related(lhs.expr.span, "this is not a variable or a field")
-                    .with_help("only a variable `x` or a field `e.f` can be assigned"))
+                    Err(Box::new(
+                        Diagnostic::new(
+                            crate::diag::Kind::Parse,
+                            span,
+                            "invalid left-hand side of assignment",
+                        )
+                        .with_label("cannot assign to this")
+                        .with_related(lhs.expr.span, "this is not a variable or a field")
+                        .with_help("only a variable `x` or a field `e.f` can be assigned"),
+                    ))
                 }
             };
         }
@@ -454,7 +459,13 @@ impl Builder<'_> {
     /// `if (c) {..} else if (c) {..} ... else {..}`: the chain is a flat
     /// repetition in the grammar and nested `else` blocks in the tree.
     fn if_stmt(&self, p: P, depth: usize) -> R<Stmt> {
-        let span = span_of(&p);
+        // The pair's span may end with blanks: end at the last block.
+        let end = p
+            .clone()
+            .into_inner()
+            .last()
+            .map_or(span_of(&p).end, |q| q.as_span().end());
+        let span = span_of(&p).start..end;
         let mut links: Vec<(usize, Expr, Block)> = Vec::new();
         let mut els: Option<Block> = None;
         let mut k = Kids::of(p);
@@ -468,7 +479,7 @@ impl Builder<'_> {
             let kw = ek.expect(Rule::kw_if)?;
             let level = depth + links.len();
             if level > MAX_NESTING {
-                return Err(too_deep(span_of(&kw)));
+                return Err(too_deep(span_of(&kw)).into());
             }
             let cond = self.paren_cond(&mut ek)?;
             let then = self.block(ek.expect(Rule::block)?, level + 1)?;

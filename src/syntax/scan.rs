@@ -16,13 +16,14 @@ struct Frame {
 }
 
 /// Checks what pest cannot check cheaply; see the module comment.
-pub fn prescan(src: &str) -> Result<(), Diagnostic> {
+pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
     let bytes = src.as_bytes();
     let mut frames: Vec<Frame> = vec![Frame { bodies: 0 }];
     // Number of frames (minus the outermost) plus all pending bodies.
     let mut depth = 0usize;
     let mut any_token = false;
-    let mut i = 0;
+    // A byte order mark is no token.
+    let mut i = if src.starts_with('\u{feff}') { 3 } else { 0 };
     while i < bytes.len() {
         let b = bytes[i];
         match b {
@@ -37,13 +38,11 @@ pub fn prescan(src: &str) -> Result<(), Diagnostic> {
                 match src[i + 2..].find("*/") {
                     Some(k) => i = i + 2 + k + 2,
                     None => {
-                        return Err(Diagnostic::new(
-                            Kind::Parse,
-                            i..i + 2,
-                            "unterminated block comment",
-                        )
-                        .with_label("this comment is never closed")
-                        .with_help("close the comment with `*/`"));
+                        return Err(Box::new(
+                            Diagnostic::new(Kind::Parse, i..i + 2, "unterminated block comment")
+                                .with_label("this comment is never closed")
+                                .with_help("close the comment with `*/`"),
+                        ));
                     }
                 }
                 continue;
@@ -54,15 +53,15 @@ pub fn prescan(src: &str) -> Result<(), Diagnostic> {
                 frames.push(Frame { bodies: 0 });
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Err(too_deep(i..i + 1));
+                    return Err(too_deep(i..i + 1).into());
                 }
             }
             b')' | b'}' | b':' => {
                 any_token = true;
-                if frames.len() > 1 {
-                    if let Some(f) = frames.pop() {
-                        depth -= 1 + f.bodies;
-                    }
+                if frames.len() > 1
+                    && let Some(f) = frames.pop()
+                {
+                    depth -= 1 + f.bodies;
                 }
             }
             b',' | b';' => {
@@ -85,7 +84,7 @@ pub fn prescan(src: &str) -> Result<(), Diagnostic> {
                     }
                     depth += 1;
                     if depth > MAX_NESTING {
-                        return Err(too_deep(start..i));
+                        return Err(too_deep(start..i).into());
                     }
                 }
                 continue;
@@ -95,13 +94,15 @@ pub fn prescan(src: &str) -> Result<(), Diagnostic> {
         i += 1;
     }
     if !any_token {
-        return Err(Diagnostic::new(
-            Kind::Parse,
-            0..0,
-            "expected a class declaration, found end of file",
-        )
-        .with_label("this file declares no class")
-        .with_help("a program is a sequence of class declarations, like `class C { }`"));
+        return Err(Box::new(
+            Diagnostic::new(
+                Kind::Parse,
+                0..0,
+                "expected a class declaration, found end of file",
+            )
+            .with_label("this file declares no class")
+            .with_help("a program is a sequence of class declarations, like `class C { }`"),
+        ));
     }
     Ok(())
 }

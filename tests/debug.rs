@@ -1,0 +1,541 @@
+//! `sift debug`: scripted sessions on small programs, with the exact text
+//! they print (fresh symbols' `@N` suffixes are blanked out).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `sift debug NAME ARGS` in a temporary directory holding `program`
+/// as NAME, with `script` on standard input.
+fn debug(name: &str, program: &str, args: &[&str], script: &str) -> Out {
+    let dir = std::env::temp_dir().join(format!("sift-debug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join(name), program).expect("write program");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .arg("debug")
+        .arg(name)
+        .args(args)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sift debug");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write script");
+    let o = child.wait_with_output().expect("wait for sift");
+    Out {
+        code: o.status.code(),
+        stdout: norm(&String::from_utf8_lossy(&o.stdout)),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// `x@12` → `x@`: fresh names are numbered in creation order, which these
+/// tests do not pin down.
+fn norm(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '@' {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                chars.next();
+            }
+        }
+    }
+    out
+}
+
+#[track_caller]
+fn same(got: &Out, want: &str) {
+    assert_eq!(got.code, Some(0), "stderr: {}", got.stderr);
+    if got.stdout != want {
+        panic!("--- got ---\n{}\n--- want ---\n{}", got.stdout, want);
+    }
+}
+
+const STRAIGHT: &str = "\
+class Box {
+  int f;
+  static void ok() {
+    int a = 1;
+    int b = a + 2;
+    assert b == 3;
+  }
+  static void fill() {
+    Box b = new Box();
+    b.f = 7;
+    assert b.f == 7;
+  }
+}
+";
+
+const LEAK: &str = "\
+class A {
+  int f;
+  static void n(A a)
+    requires acc(a.f);
+  {
+    a.f = 1;
+    leak(a);
+    a.f = 2;
+  }
+  static void leak(A a) requires acc(a.f); { }
+}
+";
+
+const PICK: &str = "\
+class P {
+  static void pick(int x) {
+    int y = 0;
+    if (x > 0) {
+      y = x;
+    } else {
+      y = 1;
+    }
+    assert y > 0;
+    assert y > 1;
+  }
+}
+";
+
+#[test]
+fn step_and_back_from_the_start_of_a_verified_method() {
+    let o = debug(
+        "straight.sift",
+        STRAIGHT,
+        &[],
+        "step\nstep\nstore\nstep 2\nback\nback 9\nback\nstep 9\nstep\n",
+    );
+    same(
+        &o,
+        "\
+debugging Box.ok in straight.sift: verified; 5 steps in the execution tree
+stopped at the start
+[1] line 3: method entry
+   3 |   static void ok() {
+     |               ^^
+[2] line 3: precondition produced
+   3 |   static void ok() {
+     |               ^^
+[3] line 4: int a = 1;
+   4 |     int a = 1;
+     |     ^^^^^^^^^^
+store (1 variable):
+  a ↦ 1
+[5] line 6: assert b == 3;
+   6 |     assert b == 3;
+     |     ^^^^^^^^^^^^^^
+end of this path
+[4] line 5: int b = a + 2;
+   5 |     int b = a + 2;
+     |     ^^^^^^^^^^^^^^
+[1] line 3: method entry
+   3 |   static void ok() {
+     |               ^^
+at the first step: nothing before it
+[5] line 6: assert b == 3;
+   6 |     assert b == 3;
+     |     ^^^^^^^^^^^^^^
+end of this path
+end of the path: no step after [5] line 6: assert b == 3;
+",
+    );
+}
+
+#[test]
+fn heap_store_pc_and_diff() {
+    let script = "step 2\nheap\nstore\npc\ndiff\nstep\ndiff\nback 3\ndiff\n";
+    let o = debug("straight.sift", STRAIGHT, &["--method", "Box.fill"], script);
+    same(
+        &o,
+        "\
+debugging Box.fill in straight.sift: verified; 5 steps in the execution tree
+stopped at the start
+[1] line 8: method entry
+   8 |   static void fill() {
+     |               ^^^^
+[3] line 9: Box b = new Box();
+   9 |     Box b = new Box();
+     |     ^^^^^^^^^^^^^^^^^^
+heap (1 chunk):
+  newBox@.f ↦ 0
+store (1 variable):
+  b ↦ newBox@
+path condition (1 fact):
+  (alloc(newBox@) == 1)
+changes since [2] line 8: precondition produced
+  heap  + newBox@.f ↦ 0
+  store + b ↦ newBox@
+  pc    + (alloc(newBox@) == 1)
+[4] line 10: b.f = 7;
+  10 |     b.f = 7;
+     |     ^^^^^^^^
+changes since [3] line 9: Box b = new Box();
+  heap  − newBox@.f ↦ 0
+  heap  + newBox@.f ↦ 7
+[1] line 8: method entry
+   8 |   static void fill() {
+     |               ^^^^
+no step before this one: it is the first of the member
+",
+    );
+}
+
+#[test]
+fn a_failing_method_starts_at_its_failure_and_branches_switch() {
+    let script = "why\nbranches\nbranch 2\nstep\nbranches\nstep 4\nback 4\nstep\n";
+    let o = debug("pick.sift", PICK, &[], script);
+    same(
+        &o,
+        "\
+debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+stopped at the first failure
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+assert.failed: assertion might not hold
+  `y > 1` might not hold
+  on this path: line 4: if (x > 0): then branch
+  counterexample: x = 1, y = 1
+the path splits after [3] line 3: int y = 0;
+* 1: line 4: if (x > 0): then branch [pc + (0 < x@)] — fails at line 10
+  2: line 4: if (x > 0): else branch [pc + !(0 < x@)] — fails at line 10
+[4] line 4: if (x > 0): else branch (branch 2 of 2)
+   4 |     if (x > 0) {
+     |         ^^^^^
+[5] line 7: y = 1;
+   7 |       y = 1;
+     |       ^^^^^^
+the path splits after [3] line 3: int y = 0;
+  1: line 4: if (x > 0): then branch [pc + (0 < x@)] — fails at line 10
+* 2: line 4: if (x > 0): else branch [pc + !(0 < x@)] — fails at line 10
+[7] line 10: assert y > 1;
+  10 |     assert y > 1;
+     |     ^^^^^^^^^^^^^
+end of this path
+[3] line 3: int y = 0;
+   3 |     int y = 0;
+     |     ^^^^^^^^^^
+the path splits here into 2 branches (`branches` lists them)
+[4] line 4: if (x > 0): else branch (branch 2 of 2)
+   4 |     if (x > 0) {
+     |         ^^^^^
+",
+    );
+}
+
+#[test]
+fn breakpoints_continue_and_run_to() {
+    let script = "back 9\nbreak 9\nbreak 99\nbreak\ncontinue\ncontinue\ncontinue\ncontinue\nback 9\ndelete 9\ndelete 9\nrun-to 5\nrun-to 7\n";
+    let o = debug("pick.sift", PICK, &[], script);
+    same(
+        &o,
+        "\
+debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+stopped at the first failure
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+[1] line 2: method entry
+   2 |   static void pick(int x) {
+     |               ^^^^
+breakpoint at line 9
+error: line 99 is past the end of the file (12 lines)
+breakpoints at lines 9
+breakpoint at line 9
+[6] line 9: assert y > 0;
+   9 |     assert y > 0;
+     |     ^^^^^^^^^^^^^
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+[7] line 10: assert y > 1;
+  10 |     assert y > 1;
+     |     ^^^^^^^^^^^^^
+end of this path
+end of the path: no step after [7] line 10: assert y > 1;
+[1] line 2: method entry
+   2 |   static void pick(int x) {
+     |               ^^^^
+deleted the breakpoint at line 9
+error: no breakpoint at line 9
+[5] line 5: y = x;
+   5 |       y = x;
+     |       ^^^^^^
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+",
+    );
+}
+
+#[test]
+fn save_and_restore() {
+    let script = "save here\nback 3\nsave\nrestore nowhere\nrestore here\n";
+    let o = debug("pick.sift", PICK, &[], script);
+    same(
+        &o,
+        "\
+debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+stopped at the first failure
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+saved `here` at [7] line 10: fails: assertion might not hold
+[4] line 4: if (x > 0): then branch (branch 1 of 2)
+   4 |     if (x > 0) {
+     |         ^^^^^
+error: usage: save NAME (letters, digits, `_` or `-`)
+error: nothing saved as `nowhere` (saved: here)
+restored `here`
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+",
+    );
+}
+
+#[test]
+fn assume_removes_a_failure_and_restore_undoes_it() {
+    let program =
+        "class A {\n  static void m(int x) {\n    int y = x;\n    assert y > 0;\n  }\n}\n";
+    let script =
+        "save before\nassume x > true\nassume x > 0\nstep\nlist 1\nrestore before\nlist 0\n";
+    let o = debug("assume.sift", program, &[], script);
+    same(
+        &o,
+        "\
+debugging A.m in assume.sift: 1 error; 5 steps in the execution tree
+stopped at the first failure
+[4] line 4: fails: assertion might not hold
+   4 |     assert y > 0;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+saved `before` at [4] line 4: fails: assertion might not hold
+error: `assume x > true;` does not type-check; the program is unchanged
+  line 4:16: type: mismatched types: expected `int`, found `bool`
+inserted `assume x > 0;` at line 4 and verified again: A.m verified (before: 1 error)
+[4] line 4: assume x > 0;
+   4 |     assume x > 0; assert y > 0;
+     |     ^^^^^^^^^^^^^
+[5] line 4: assert y > 0;
+   4 |     assume x > 0; assert y > 0;
+     |                   ^^^^^^^^^^^^^
+end of this path
+     3 |     int y = x;
+>    4 |     assume x > 0; assert y > 0;
+     5 |   }
+restored `before`
+[4] line 4: fails: assertion might not hold
+   4 |     assert y > 0;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+>    4 |     assert y > 0;
+",
+    );
+}
+
+#[test]
+fn assume_before_a_split_leaves_one_branch() {
+    let script = "back 4\nassume x > 5\nstep\nstore\nbranches\n";
+    let o = debug("pick.sift", PICK, &[], script);
+    same(
+        &o,
+        "\
+debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+stopped at the first failure
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
+[3] line 3: int y = 0;
+   3 |     int y = 0;
+     |     ^^^^^^^^^^
+the path splits here into 2 branches (`branches` lists them)
+inserted `assume x > 5;` at line 3 and verified again: P.pick verified (before: 1 error)
+[4] line 3: assume x > 5;
+   3 |     int y = 0; assume x > 5;
+     |                ^^^^^^^^^^^^^
+[5] line 4: if (x > 0): then branch
+   4 |     if (x > 0) {
+     |         ^^^^^
+store (2 variables):
+  x ↦ x@
+  y ↦ 0
+the path does not split
+",
+    );
+}
+
+#[test]
+fn unknown_commands_and_bad_arguments_are_reported_and_the_session_goes_on() {
+    let o = debug(
+        "straight.sift",
+        STRAIGHT,
+        &[],
+        "frobnicate\nstep x\nbranch 0\nbranches\nwhere extra\nwhy\nold\nquit\nstep\n",
+    );
+    same(
+        &o,
+        "\
+debugging Box.ok in straight.sift: verified; 5 steps in the execution tree
+stopped at the start
+[1] line 3: method entry
+   3 |   static void ok() {
+     |               ^^
+error: unknown command `frobnicate` (`help` lists the commands)
+error: `x` is not a count (a positive number)
+error: usage: branch N (`0` is not a branch number (a positive number))
+the path does not split
+error: `where` takes no argument
+no failure at this step (`continue` goes to the next one)
+the execution tree does not record the old heap (the pre-state of `old(...)`); `path` and `back` show the heaps of earlier steps
+",
+    );
+}
+
+#[test]
+fn help_lists_every_command() {
+    let o = debug("straight.sift", STRAIGHT, &[], "help\n");
+    for cmd in [
+        "step", "back", "continue", "run-to", "break", "delete", "branches", "branch N", "where",
+        "list", "path", "heap", "store", "pc", "diff", "why", "save", "restore", "assume", "quit",
+    ] {
+        assert!(
+            o.stdout.contains(&format!("\n  {cmd}")),
+            "`{cmd}` missing from help:\n{}",
+            o.stdout
+        );
+    }
+}
+
+#[test]
+fn an_unknown_method_is_bad_usage_and_lists_the_members() {
+    let o = debug("straight.sift", STRAIGHT, &["--method", "Box.nope"], "");
+    assert_eq!(o.code, Some(2));
+    assert_eq!(o.stdout, "");
+    assert_eq!(
+        o.stderr,
+        "error: `Box.nope` is not a member of `straight.sift`; its members: Box.ok, Box.fill\n"
+    );
+}
+
+#[test]
+fn a_short_method_name_is_enough_when_unique() {
+    let o = debug("straight.sift", STRAIGHT, &["--method", "fill"], "");
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stdout
+            .starts_with("debugging Box.fill in straight.sift: verified"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn a_program_with_type_errors_is_not_debugged() {
+    let o = debug(
+        "bad.sift",
+        "class A { static void m() { int x = true; } }\n",
+        &[],
+        "step\n",
+    );
+    assert_eq!(o.code, Some(2));
+    assert_eq!(o.stdout, "");
+    assert!(o.stderr.contains("[type] Error"), "{}", o.stderr);
+}
+
+#[test]
+fn a_missing_file_is_bad_usage() {
+    let missing = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .args(["debug", "/nonexistent/nothing.sift"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sift");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: cannot read"));
+}
+
+#[test]
+fn why_explains_a_missing_chunk_with_the_step_that_took_it() {
+    let program = LEAK;
+    let o = debug("leak.sift", program, &[], "why\nback\ndiff\n");
+    same(
+        &o,
+        "\
+debugging A.n in leak.sift: 1 error; 5 steps in the execution tree
+stopped at the first failure
+[5] line 8: fails: no permission to write `a.f`
+   8 |     a.f = 2;
+     |     ^^^
+permission.missing: no permission to write `a.f`
+  `a.f` is missing: at the failure the heap was empty
+  `a@.f ↦ 1` left the heap at line 7: consumed by `leak(a);`
+  counterexample: a = object#1
+[4] line 7: leak(a);
+   7 |     leak(a);
+     |     ^^^^^^^^
+changes since [3] line 6: a.f = 1;
+  heap  − a@.f ↦ 1
+",
+    );
+}
+
+/// The explanations of `sift verify` (text notes, JSON fields) and the
+/// marks of `--trace`, on the same programs.
+#[test]
+fn reports_explain_failures() {
+    let dir = std::env::temp_dir().join(format!("sift-debug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("leak.sift"), LEAK).expect("write");
+    std::fs::write(dir.join("pick.sift"), PICK).expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sift"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run sift")
+    };
+    let o = run(&["verify", "--trace", "leak.sift", "pick.sift"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = norm(&String::from_utf8_lossy(&o.stderr));
+    for want in [
+        "why:",
+        "`a.f` is missing: at the failure the heap was empty",
+        "`a@.f ↦ 1` left the heap at line 7: consumed by `leak(a);`",
+        "on this path: line 4: if (x > 0): then branch",
+        "counterexample: x = 1, y = 1",
+        "       heap:  {}\n              − a@.f ↦ 1\n",
+        "       pc:    {(0 < x@)}\n              + (0 < x@)\n",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    let o = run(&["verify", "--json", "pick.sift"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let e = &doc["files"][0]["errors"][0];
+    assert_eq!(
+        e["explanation"],
+        serde_json::json!([
+            "on this path: line 4: if (x > 0): then branch",
+            "counterexample: x = 1, y = 1"
+        ])
+    );
+    assert_eq!(e["counterexample"], serde_json::json!({"x": "1", "y": "1"}));
+}

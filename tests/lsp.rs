@@ -1,0 +1,634 @@
+//! `sift lsp` over its real stdio: JSON-RPC with Content-Length framing,
+//! every wait bounded so that a hang fails the test instead of blocking.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// Generous: verification runs Z3 in a debug build, on a loaded machine.
+const VERIFY_WAIT: Duration = Duration::from_secs(120);
+const REPLY_WAIT: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Value>,
+    /// Messages received but not yet asked for.
+    pending: Vec<Value>,
+    next_id: i64,
+}
+
+fn read_frame(r: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':')?;
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sift"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("cannot start `sift lsp`");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(v) = read_frame(&mut r) {
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            pending: Vec::new(),
+            next_id: 0,
+        }
+    }
+
+    /// Starts a server and initializes it (solver queries time out after
+    /// two seconds, changes are verified after 200 ms).
+    fn initialized() -> Client {
+        let mut c = Client::start();
+        let init = c.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": null,
+                "capabilities": {},
+                "initializationOptions": { "timeoutMs": 2000, "debounceMs": 200 },
+            }),
+        );
+        let caps = &init["result"]["capabilities"];
+        assert_eq!(
+            caps["textDocumentSync"]["change"], 2,
+            "incremental sync: {init}"
+        );
+        assert_eq!(caps["hoverProvider"], true);
+        assert_eq!(caps["definitionProvider"], true);
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to the server");
+        stdin.flush().expect("flush");
+    }
+
+    fn send(&mut self, v: &Value) {
+        let body = v.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        id
+    }
+
+    /// Sends a request and waits for its response.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.wait_for(REPLY_WAIT, &format!("the reply to `{method}`"), |m| {
+            m["id"] == id && m.get("method").is_none()
+        })
+    }
+
+    /// The first message (received or pending) satisfying `pred`.
+    fn wait_for(&mut self, limit: Duration, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.pending.iter().position(&pred) {
+            return self.pending.remove(i);
+        }
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(m) if pred(&m) => return m,
+                Ok(m) => self.pending.push(m),
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "timed out waiting for {what}; received: {:#?}",
+                    self.pending
+                ),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!(
+                        "the server closed its output while we waited for {what}; received: {:#?}",
+                        self.pending
+                    )
+                }
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri` that satisfy `pred`.
+    fn diagnostics(
+        &mut self,
+        uri: &str,
+        limit: Duration,
+        pred: impl Fn(&[Value]) -> bool,
+    ) -> Vec<Value> {
+        let m = self.wait_for(limit, &format!("diagnostics for {uri}"), |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| pred(d))
+        });
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "sift", "version": 1, "text": text } }),
+        );
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the server did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn shutdown_and_exit(mut self) -> ExitStatus {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r.get("error").is_none(), "shutdown failed: {r}");
+        self.notify("exit", Value::Null);
+        self.wait_exit(REPLY_WAIT)
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn has_code(diags: &[Value], code: &str) -> bool {
+    diags.iter().any(|d| d["code"] == code)
+}
+
+fn pos(line: u32, character: u32) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+fn text_pos(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": pos(line, character) })
+}
+
+fn assert_not_panic(status: ExitStatus) {
+    assert_ne!(status.code(), Some(101), "the server panicked");
+    assert!(
+        status.code().is_some(),
+        "the server was killed by a signal: {status:?}"
+    );
+}
+
+#[test]
+fn lifecycle_exits_zero_after_shutdown() {
+    let c = Client::initialized();
+    let status = c.shutdown_and_exit();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_is_an_error() {
+    let mut c = Client::initialized();
+    c.notify("exit", Value::Null);
+    assert_eq!(c.wait_exit(REPLY_WAIT).code(), Some(1));
+}
+
+#[test]
+fn end_of_input_without_exit_is_an_error() {
+    let mut c = Client::initialized();
+    c.close_stdin();
+    assert_eq!(c.wait_exit(REPLY_WAIT).code(), Some(1));
+}
+
+#[test]
+fn requests_before_initialize_are_refused() {
+    let mut c = Client::start();
+    let r = c.request("textDocument/hover", text_pos("file:///x.sift", 0, 0));
+    assert_eq!(r["error"]["code"], -32002, "{r}");
+    c.close_stdin();
+    assert_not_panic(c.wait_exit(REPLY_WAIT));
+}
+
+const TYPE_ERROR: &str = "class A {\n  int f;\n  static void m() {\n    int x = true;\n  }\n}\n";
+
+#[test]
+fn type_errors_at_once_and_cleared_by_an_incremental_fix() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/type_error.sift";
+    c.open(uri, TYPE_ERROR);
+    let diags = c.diagnostics(uri, REPLY_WAIT, |d| !d.is_empty());
+    assert!(has_code(&diags, "type"), "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["range"]["start"]["line"], 3, "{d}");
+    assert_eq!(d["source"], "sift");
+    assert_eq!(d["severity"], 1);
+    // `true` (line 3, columns 12..16) becomes `1`.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(3, 12), "end": pos(3, 16) }, "text": "1" }],
+        }),
+    );
+    let diags = c.diagnostics(uri, REPLY_WAIT, |d| d.is_empty());
+    assert!(diags.is_empty());
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn columns_are_utf16_code_units() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/utf16.sift";
+    // `é` is one UTF-16 unit (two bytes in UTF-8), `𝄞` two units (four bytes).
+    let text = "class A {\n  static void m() {\n    /*é𝄞*/ int x = true;\n  }\n}\n";
+    c.open(uri, text);
+    let diags = c.diagnostics(uri, REPLY_WAIT, |d| !d.is_empty());
+    let start = &diags[0]["range"]["start"];
+    assert_eq!(
+        (start["line"].as_u64(), start["character"].as_u64()),
+        (Some(2), Some(20)),
+        "{diags:?}"
+    );
+    // Replace `true` using UTF-16 columns: the result must be well-typed.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(2, 20), "end": pos(2, 24) }, "text": "7" }],
+        }),
+    );
+    c.diagnostics(uri, REPLY_WAIT, |d| d.is_empty());
+    drop(c);
+}
+
+const ASSERT_FAILS: &str =
+    "class A {\n  static void m() {\n    int x = 1;\n    assert x == 2;\n  }\n}\n";
+
+#[test]
+fn verification_errors_hover_and_code_lens() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/assert.sift";
+    c.open(uri, ASSERT_FAILS);
+    let diags = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "assert.failed")
+        .expect("an assert.failed diagnostic");
+    assert_eq!(d["range"]["start"]["line"], 3, "{d}");
+
+    // Hover on the failing assertion: the symbolic state there.
+    let h = c.request("textDocument/hover", text_pos(uri, 3, 12));
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(md.contains("heap") && md.contains("store"), "{h}");
+    assert!(md.contains("x ↦ 1"), "{md}");
+    // Hover on the local's declaration statement: before and after.
+    let h = c.request("textDocument/hover", text_pos(uri, 2, 6));
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(md.contains("Before") && md.contains("After"), "{md}");
+
+    let lenses = c.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let titles: Vec<String> = lenses["result"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| l["command"]["title"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        titles.iter().any(|t| t.starts_with("✗ 1 error")),
+        "{lenses}"
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn stale_results_are_dropped_and_the_latest_text_verified() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/stale.sift";
+    c.open(uri, ASSERT_FAILS);
+    // At once, before the verification of version 1 can finish: fix it.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(3, 16), "end": pos(3, 17) }, "text": "1" }],
+        }),
+    );
+    let deadline = Instant::now() + VERIFY_WAIT;
+    loop {
+        let lenses = c.request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        let titles: Vec<String> = lenses["result"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|l| l["command"]["title"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if titles
+            .iter()
+            .any(|t| t.starts_with('✓') && !t.contains("outdated"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the fixed text was never verified: {titles:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // No diagnostics published for version 2 may carry the stale error.
+    let pending = std::mem::take(&mut c.pending);
+    for m in &pending {
+        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2 {
+            let d = m["params"]["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            assert!(
+                !has_code(&d, "assert.failed"),
+                "a stale result was published: {m}"
+            );
+        }
+    }
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+const DEFINITIONS: &str = "class Cell {
+  int val;
+  Cell(int v)
+    ensures acc(val) && val == v;
+  {
+    val = v;
+  }
+  pure int get()
+    requires acc(val);
+  { return val; }
+  static void main() {
+    Cell c = new Cell(3);
+    int y = c.val;
+    assert y == c.get();
+  }
+}
+";
+
+fn definition_line_col(c: &mut Client, uri: &str, line: u32, col: u32) -> (u64, u64) {
+    let r = c.request("textDocument/definition", text_pos(uri, line, col));
+    let loc = if r["result"].is_array() {
+        r["result"][0].clone()
+    } else {
+        r["result"].clone()
+    };
+    assert_eq!(loc["uri"], uri, "{r}");
+    let s = &loc["range"]["start"];
+    (
+        s["line"].as_u64().unwrap_or(99),
+        s["character"].as_u64().unwrap_or(99),
+    )
+}
+
+#[test]
+fn go_to_definition() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/defs.sift";
+    c.open(uri, DEFINITIONS);
+    // `c.val` on line 12 -> the field `val` (line 1, column 6).
+    assert_eq!(definition_line_col(&mut c, uri, 12, 15), (1, 6));
+    // `val = v;` in the constructor (a bare field name) -> the field.
+    assert_eq!(definition_line_col(&mut c, uri, 5, 4), (1, 6));
+    // `v` -> the parameter.
+    assert_eq!(definition_line_col(&mut c, uri, 5, 10), (2, 11));
+    // `c.get()` -> the pure method; `c` -> the local.
+    assert_eq!(definition_line_col(&mut c, uri, 13, 19), (7, 11));
+    assert_eq!(definition_line_col(&mut c, uri, 13, 16), (11, 9));
+    // `new Cell(3)` -> the constructor; the type `Cell` -> the class.
+    assert_eq!(definition_line_col(&mut c, uri, 11, 18), (2, 2));
+    assert_eq!(definition_line_col(&mut c, uri, 11, 5), (0, 6));
+    // `y` in the assertion -> the local `y`.
+    assert_eq!(definition_line_col(&mut c, uri, 13, 11), (12, 8));
+    // Nothing to go to on a keyword.
+    let r = c.request("textDocument/definition", text_pos(uri, 13, 5));
+    assert!(r["result"].is_null(), "{r}");
+    // Hover on a name shows its declaration.
+    let h = c.request("textDocument/hover", text_pos(uri, 12, 15));
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        md.contains("int val;") && md.contains("field of class `Cell`"),
+        "{md}"
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn survives_garbage_and_unknown_methods() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/robust.sift";
+    c.open(uri, "class A { int f; }\n");
+    c.diagnostics(uri, REPLY_WAIT, |_| true);
+    // Not a header at all.
+    c.send_raw(b"this is not a header\r\n\r\n");
+    // A frame whose body is not JSON, one that is JSON but not a message,
+    // and one that is not UTF-8.
+    c.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    c.send_raw(b"Content-Length: 7\r\n\r\n[1,2,3]");
+    c.send_raw(b"Content-Length: 2\r\n\r\n\xff\xfe");
+    // A bad Content-Length.
+    c.send_raw(b"Content-Length: lots\r\n\r\n");
+    // Unknown request and notification, request with bad params.
+    let r = c.request("sift/unknownRequest", json!({}));
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    c.notify("sift/unknownNotification", json!({ "x": 1 }));
+    let r = c.request("textDocument/hover", json!({ "nonsense": true }));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    // Changes and requests for documents that are not open.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": "file:///nope.sift", "version": 2 }, "contentChanges": [{ "text": "x" }] }),
+    );
+    let r = c.request("textDocument/hover", text_pos("file:///nope.sift", 0, 0));
+    assert!(r["result"].is_null(), "{r}");
+    // Positions out of range and half-typed programs.
+    let r = c.request("textDocument/definition", text_pos(uri, 9999, 9999));
+    assert!(r.get("error").is_none(), "{r}");
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(0, 17), "end": pos(99, 0) }, "text": " void m() { int x = ; } " }],
+        }),
+    );
+    let diags = c.diagnostics(uri, REPLY_WAIT, |d| !d.is_empty());
+    assert!(has_code(&diags, "parse"), "{diags:?}");
+    let r = c.request("textDocument/hover", text_pos(uri, 0, 30));
+    assert!(r.get("error").is_none(), "{r}");
+    // The malformed frames were answered with parse errors (null id).
+    let errors = c
+        .pending
+        .iter()
+        .filter(|m| m["id"].is_null() && m["error"]["code"] == -32700)
+        .count();
+    assert!(
+        errors >= 3,
+        "expected parse error replies: {:#?}",
+        c.pending
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+/// Fermat's last theorem for cubes: Z3 cannot decide it and gives up only
+/// at the query timeout (two seconds here), so verification takes a while.
+const SLOW: &str = "class A {
+  static void m(int x, int y, int z) {
+    assume x > 0 && y > 0 && z > 0;
+    assert x * x * x + y * y * y != z * z * z;
+  }
+}
+";
+
+#[test]
+fn the_main_loop_answers_while_verifying() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/busy.sift";
+    c.open(uri, SLOW);
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..5 {
+        let start = Instant::now();
+        let r = c.request("textDocument/definition", text_pos(uri, 3, 11));
+        assert_eq!(r["result"]["range"]["start"]["line"], 1, "{r}");
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "a request waited for the verifier"
+        );
+    }
+    let published_early = c.pending.iter().any(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| has_code(d, "assert.failed"))
+    });
+    assert!(
+        !published_early,
+        "the verification was expected to be still running"
+    );
+    // The verification ends in its own time, with the solver giving up.
+    c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn shutdown_while_verifying_exits_cleanly() {
+    let mut c = Client::initialized();
+    c.open("file:///tmp/exit.sift", SLOW);
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    let status = c.shutdown_and_exit();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "exit waited for the verifier"
+    );
+}
+
+#[test]
+fn every_prefix_of_a_program_is_handled() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/prefixes.sift";
+    c.open(uri, "");
+    let text = format!("{DEFINITIONS}{ASSERT_FAILS}");
+    let chars: Vec<char> = text.chars().collect();
+    let mut line = 0u32;
+    let mut col = 0u32;
+    for (i, ch) in chars.iter().enumerate() {
+        // Type one character at the end, as an incremental change.
+        c.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": uri, "version": i + 2 },
+                "contentChanges": [{ "range": { "start": pos(line, col), "end": pos(line, col) }, "text": ch.to_string() }],
+            }),
+        );
+        if *ch == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += ch.len_utf16() as u32;
+        }
+        if i % 7 == 0 {
+            let back = col.saturating_sub(2);
+            let r = c.request("textDocument/hover", text_pos(uri, line, back));
+            assert!(r.get("error").is_none(), "{r}");
+            let r = c.request("textDocument/definition", text_pos(uri, line, back));
+            assert!(r.get("error").is_none(), "{r}");
+        }
+    }
+    // The whole text arrived intact: its verification error is reported.
+    c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
