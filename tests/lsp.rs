@@ -74,6 +74,10 @@ impl Client {
     /// Starts a server and initializes it (solver queries time out after
     /// two seconds, changes are verified after 200 ms).
     fn initialized() -> Client {
+        Client::initialized_with(json!({ "timeoutMs": 2000, "debounceMs": 200 }))
+    }
+
+    fn initialized_with(options: Value) -> Client {
         let mut c = Client::start();
         let init = c.request(
             "initialize",
@@ -81,7 +85,7 @@ impl Client {
                 "processId": null,
                 "rootUri": null,
                 "capabilities": {},
-                "initializationOptions": { "timeoutMs": 2000, "debounceMs": 200 },
+                "initializationOptions": options,
             }),
         );
         let caps = &init["result"]["capabilities"];
@@ -630,5 +634,30 @@ fn every_prefix_of_a_program_is_handled() {
     }
     // The whole text arrived intact: its verification error is reported.
     c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn saving_verifies_at_once() {
+    // With a one-minute pause before verifying changes, only the save can
+    // start the verification in time.
+    let mut c = Client::initialized_with(json!({ "timeoutMs": 2000, "debounceMs": 60000 }));
+    let uri = "file:///tmp/save.sift";
+    let fixed = ASSERT_FAILS.replace("x == 2", "x == 1");
+    c.open(uri, &fixed);
+    c.diagnostics(uri, REPLY_WAIT, |d| d.is_empty());
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(3, 16), "end": pos(3, 17) }, "text": "2" }],
+        }),
+    );
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let diags = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    assert_eq!(diags[0]["range"]["start"]["line"], 3, "{diags:?}");
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }

@@ -18,7 +18,7 @@ fn primary_range(text: &str, lines: &LineIndex, span: &std::ops::Range<usize>) -
     let mut span = span.clone();
     if span.start >= span.end {
         let start = span.start.min(text.len());
-        let next = text[start..].chars().next();
+        let next = text.get(start..).and_then(|t| t.chars().next());
         span = match next {
             Some(c) if c != '\n' && c != '\r' => start..start + c.len_utf8(),
             _ => start..start,

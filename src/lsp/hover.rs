@@ -47,7 +47,7 @@ fn dedent(lines: &[&str]) -> String {
             out.push(l.trim_start().to_string());
         } else {
             let cut = indent.min(l.len() - l.trim_start().len());
-            out.push(format!("  {}", &l[cut..]));
+            out.push(format!("  {}", l.get(cut..).unwrap_or(l.trim_start())));
         }
     }
     out.join("\n")
@@ -130,17 +130,18 @@ pub fn states(report: &FileReport, offset: usize) -> Option<HoverText> {
                 } else {
                     "State (unchanged)"
                 };
-                section(&mut md, label, &node.step);
+                section(&mut md, label, &node.step, None);
             }
             Some(b) => {
-                section(&mut md, "Before", b);
+                section(&mut md, "Before", b, None);
                 let label = if failing { "Failing state" } else { "After" };
-                section(&mut md, label, &node.step);
+                section(&mut md, label, &node.step, Some(b));
             }
             None => section(
                 &mut md,
                 if failing { "Failing state" } else { "State" },
                 &node.step,
+                None,
             ),
         }
     }
@@ -187,24 +188,40 @@ fn same_state(a: &TraceStep, b: &TraceStep) -> bool {
     a.heap == b.heap && a.store == b.store && a.pc == b.pc
 }
 
-fn section(md: &mut String, label: &str, step: &TraceStep) {
+/// One state; with `before`, the parts equal to it are abbreviated and the
+/// facts added to its path condition are marked `+`.
+fn section(md: &mut String, label: &str, step: &TraceStep, before: Option<&TraceStep>) {
     md.push_str(&format!("*{label}*\n```text\n"));
-    let store: Vec<String> = step
-        .store
-        .iter()
-        .map(|(k, v)| format!("{k} ↦ {v}"))
-        .collect();
-    part(md, "heap ", &step.heap);
-    part(md, "store", &store);
-    part(md, "pc   ", &step.pc);
+    let store = |s: &TraceStep| -> Vec<String> {
+        s.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect()
+    };
+    part(md, "heap ", &step.heap, before.map(|b| b.heap.as_slice()));
+    let old_store = before.map(store);
+    part(md, "store", &store(step), old_store.as_deref());
+    part(md, "pc   ", &step.pc, before.map(|b| b.pc.as_slice()));
     md.push_str("```\n\n");
 }
 
-fn part(md: &mut String, name: &str, items: &[String]) {
+fn part(md: &mut String, name: &str, items: &[String], before: Option<&[String]>) {
+    if let Some(b) = before {
+        if b == items {
+            md.push_str(&format!("{name}  (unchanged)\n"));
+            return;
+        }
+        if !b.is_empty() && items.starts_with(b) {
+            md.push_str(&format!("{name}  (as before, and)\n"));
+            let added: Vec<String> = items[b.len()..].iter().map(|i| format!("+ {i}")).collect();
+            return lines(md, "     ", &added);
+        }
+    }
     if items.is_empty() {
         md.push_str(&format!("{name}  (empty)\n"));
         return;
     }
+    lines(md, name, items);
+}
+
+fn lines(md: &mut String, name: &str, items: &[String]) {
     for (i, item) in items.iter().take(MAX_LINES).enumerate() {
         let head = if i == 0 { name } else { "     " };
         md.push_str(&format!("{head}  {}\n", item.replace("```", "'''")));

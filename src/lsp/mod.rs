@@ -239,7 +239,19 @@ impl Server {
                 self.out.send(Response::new_ok(r.id, Value::Null))?;
             }
             (Phase::Running, _) => {
-                let response = requests::handle(self, r);
+                // A bug in a handler costs one answer, not the session.
+                let id = r.id.clone();
+                let this = &*self;
+                let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    requests::handle(this, r)
+                }))
+                .unwrap_or_else(|_| {
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        "internal error in the server".to_string(),
+                    )
+                });
                 self.out.send(response)?;
             }
         }
@@ -407,11 +419,16 @@ impl Server {
                 d.rerun = true;
                 continue;
             }
+            let mut opts = opts.clone();
+            opts.keep_steps = d
+                .program
+                .as_ref()
+                .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET);
             let job = worker::Job {
                 key: key.clone(),
                 generation: d.doc.generation,
                 text: d.doc.text.clone(),
-                opts: opts.clone(),
+                opts,
             };
             if worker::spawn(job, self.tx.clone()) {
                 d.running = Some(d.doc.generation);

@@ -105,6 +105,14 @@ fn hover_at(d: &DocState, pos: lsp_types::Position) -> Option<Hover> {
             if let Some(h) = hover::states(report, offset) {
                 parts.push(h.markdown);
                 span = span.or(Some(h.span));
+            } else if report
+                .members
+                .iter()
+                .any(|m| m.span.start <= offset && offset < m.span.end && m.tree.is_empty())
+            {
+                parts.push(
+                    "*No symbolic states: they are not recorded for files this large.*".to_string(),
+                );
             }
         }
         Some(report)

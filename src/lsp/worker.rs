@@ -7,7 +7,7 @@ use std::sync::mpsc::Sender;
 
 use super::Event;
 use crate::diag::Diagnostic;
-use crate::syntax::ast::Program;
+use crate::syntax::ast::{Program, Stmt, StmtKind};
 use crate::verify::{FileReport, Options};
 
 /// Parses and checks `text`: the resolved program (also after type errors,
@@ -20,6 +20,39 @@ pub fn front(text: &str) -> (Option<Program>, Vec<Diagnostic>) {
             (Some(program), errors)
         }
     }
+}
+
+/// Estimated size of the recorded execution tree above which steps are not
+/// kept (hovers then show no states): every step stores the whole store,
+/// so a method costs about its statements times its variables.
+pub const STEP_BUDGET: u64 = 1_000_000;
+
+/// The estimated size of the execution trees of `program`.
+pub fn step_cost(program: &Program) -> u64 {
+    fn count(stmts: &[Stmt], n_stmts: &mut u64, n_locals: &mut u64) {
+        for st in stmts {
+            *n_stmts += 1;
+            match &st.kind {
+                StmtKind::Local { .. } => *n_locals += 1,
+                StmtKind::If { then, els, .. } => {
+                    count(&then.stmts, n_stmts, n_locals);
+                    if let Some(e) = els {
+                        count(&e.stmts, n_stmts, n_locals);
+                    }
+                }
+                StmtKind::While { body, .. } => count(&body.stmts, n_stmts, n_locals),
+                _ => {}
+            }
+        }
+    }
+    let mut total: u64 = 0;
+    for m in program.classes.iter().flat_map(|c| &c.methods) {
+        let (mut stmts, mut locals) = (0, 0);
+        count(&m.body.stmts, &mut stmts, &mut locals);
+        let vars = locals + m.params.len() as u64 + 16;
+        total = total.saturating_add((stmts + 4).saturating_mul(vars));
+    }
+    total
 }
 
 /// A verification to run.

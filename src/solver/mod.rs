@@ -313,10 +313,22 @@ impl<'z> Solver<'z> {
             self.s.assert(&b);
         }
         let result = self.s.check();
-        let values = if result == SatResult::Unsat {
+        let candidate = match result {
+            SatResult::Sat => true,
+            SatResult::Unsat => false,
+            SatResult::Unknown => self.unknown() == Answer::Refuted,
+        };
+        let extra_z3 = extra.map(|e| self.translate(e));
+        let values = if !candidate {
             None
         } else {
-            self.s.get_model().map(|model| {
+            self.s.get_model().filter(|model| {
+                // A candidate model from an incomplete search may not
+                // falsify the goal: show only one that does.
+                extra_z3.as_ref().is_none_or(|e| {
+                    model.eval(e, true).and_then(|v| v.as_bool()).and_then(|b| b.as_bool()) == Some(true)
+                })
+            }).map(|model| {
                 let null = self.translate(&Term::null());
                 let null_value = model.eval(&null, true).map(|v| v.to_string());
                 let mut objects: Vec<String> = Vec::new();

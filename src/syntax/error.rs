@@ -149,8 +149,14 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
     {
         let (line, _) = line_col(src, prev);
         return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))
-            .with_label("expected `;`")
+            .with_label("unexpected token")
+            .with_related(prev..prev, "expected `;` here")
             .with_help(format!("add `;` at the end of line {line}"));
+    }
+    // Before a closing brace, only a forgotten `;` makes sense.
+    if items.contains(&"`;`") && (found == "`}`" || found == END_OF_FILE) {
+        return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))
+            .with_label("expected `;`");
     }
     let mut d = Diagnostic::new(
         Kind::Parse,
@@ -158,7 +164,11 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
         format!("expected {wanted}, found {found}"),
     )
     .with_label(format!("expected {wanted}"));
-    if found.starts_with("keyword") && items.contains(&"identifier") {
+    if items.contains(&"`=`") && items.contains(&"`;`") && !found.starts_with("keyword") {
+        d = d.with_help(
+            "a statement is a declaration `T x = e;`, an assignment `x = e;` or a call `e.m(args);`",
+        );
+    } else if found.starts_with("keyword") && items.contains(&"identifier") {
         let word = found.trim_start_matches("keyword ");
         d = d.with_help(format!(
             "{word} is a reserved word and cannot be used as a name"

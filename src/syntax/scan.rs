@@ -164,7 +164,8 @@ pub const RESERVED: [&str; 32] = [
 const MULTI_CHAR_OPS: [&str; 10] = ["==>", "==", "!=", "<=", ">=", "&&", "||", "/*", "//", "*/"];
 
 /// The token starting at `pos`: its span and how to name it in a message
-/// ("`;`", "keyword `class`", "end of file").
+/// ("`;`", "keyword `class`", "end of file"). The end of the file is placed
+/// right after the last character that is not blank.
 pub fn token_at(src: &str, pos: usize) -> (Span, String) {
     let mut pos = pos.min(src.len());
     while !src.is_char_boundary(pos) {
@@ -172,7 +173,10 @@ pub fn token_at(src: &str, pos: usize) -> (Span, String) {
     }
     let rest = &src[pos..];
     let Some(c) = rest.chars().next() else {
-        return (pos..pos, "end of file".to_string());
+        // Blamed where the text ends, not on the empty line after it: that
+        // is where the reader looks (and where a test annotation can be).
+        let end = src.trim_end().len();
+        return (end..end, "end of file".to_string());
     };
     let bytes = rest.as_bytes();
     if is_ident_start(bytes[0]) || bytes[0].is_ascii_digit() {

@@ -25,7 +25,11 @@ fn error_positions() {
         ("class A {\n  int x\n}", (3, 1)),
         ("class A {\n  void m() requires x { }\n}", (2, 23)),
         ("class A {\n  void m() {\n    if x { }\n  }\n}", (3, 8)),
-        ("class A {\n  void m() { }\n", (3, 1)),
+        ("class A {\n  void m() { }\n", (2, 15)),
+        (
+            "class A {\n  void m() {\n  }\n// end //~ parse\n\n",
+            (4, 17),
+        ),
         ("class A { }\nclass", (2, 6)),
         ("class A { }\nx", (2, 1)),
         ("class A {\n  B() { }\n}", (2, 4)),
@@ -66,7 +70,7 @@ fn error_messages() {
     assert_eq!(m("x = ;"), "expected expression, found `;`");
     assert_eq!(m("f(1, );"), "expected expression, found `)`");
     assert_eq!(m("x;"), "expected `=` or a method call, found `;`");
-    assert_eq!(m("x = 1 }"), "expected `;` or an operator, found `}`");
+    assert_eq!(m("x = 1 }"), "expected `;`, found `}`");
     assert_eq!(m("x = 1\n y = 2;"), "expected `;`, found `y`");
     assert_eq!(
         m("int class = 1;"),
@@ -76,10 +80,10 @@ fn error_messages() {
         m("if (x) { } else x = 1;"),
         "expected `if` or `{`, found `x`"
     );
-    assert_eq!(m("x = (1;"), "expected `)` or an operator, found `;`");
+    assert_eq!(m("x = (1;"), "expected `)`, found `;`");
     assert!(m("x + 1;").starts_with("expected one of"));
     assert!(m("x + 1;").ends_with("found `+`"));
-    assert_eq!(msg("class A { int x }"), "expected `(` or `;`, found `}`");
+    assert_eq!(msg("class A { int x }"), "expected `;`, found `}`");
     assert_eq!(
         msg("class A { void m() { }"),
         "expected `}` or class member, found end of file"
@@ -93,7 +97,7 @@ fn error_messages() {
     assert!(d.help.is_some_and(|h| h.contains("reserved")));
     let d = parse("class A { void m() { x = 1\n } }").expect_err(";");
     assert_eq!(d.help.as_deref(), Some("add `;` at the end of line 1"));
-    assert_eq!(d.label, "expected `;`");
+    assert_eq!(d.label, "unexpected token");
     let d = parse(&wrap_expr("1 é 2")).expect_err("unicode");
     assert!(d.message.ends_with("found `é`"), "{}", d.message);
     assert_eq!(d.span.len(), 2);
