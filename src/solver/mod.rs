@@ -322,40 +322,50 @@ impl<'z> Solver<'z> {
         let values = if !candidate {
             None
         } else {
-            self.s.get_model().filter(|model| {
-                // A candidate model from an incomplete search may not
-                // falsify the goal: show only one that does.
-                extra_z3.as_ref().is_none_or(|e| {
-                    model.eval(e, true).and_then(|v| v.as_bool()).and_then(|b| b.as_bool()) == Some(true)
-                })
-            }).map(|model| {
-                let null = self.translate(&Term::null());
-                let null_value = model.eval(&null, true).map(|v| v.to_string());
-                let mut objects: Vec<String> = Vec::new();
-                terms
-                    .iter()
-                    .map(|t| {
-                        let d = self.translate(t);
-                        let Some(v) = model.eval(&d, true) else {
-                            return "?".to_string();
-                        };
-                        let text = v.to_string();
-                        match t.sort() {
-                            Sort::Ref if Some(&text) == null_value.as_ref() => "null".to_string(),
-                            Sort::Ref => {
-                                let k =
-                                    objects.iter().position(|o| *o == text).unwrap_or_else(|| {
-                                        objects.push(text.clone());
-                                        objects.len() - 1
-                                    });
-                                format!("object#{}", k + 1)
-                            }
-                            Sort::Int => smt_int(&text),
-                            _ => text,
-                        }
+            self.s
+                .get_model()
+                .filter(|model| {
+                    // A candidate model from an incomplete search may not
+                    // falsify the goal: show only one that does.
+                    extra_z3.as_ref().is_none_or(|e| {
+                        model
+                            .eval(e, true)
+                            .and_then(|v| v.as_bool())
+                            .and_then(|b| b.as_bool())
+                            == Some(true)
                     })
-                    .collect()
-            })
+                })
+                .map(|model| {
+                    let null = self.translate(&Term::null());
+                    let null_value = model.eval(&null, true).map(|v| v.to_string());
+                    let mut objects: Vec<String> = Vec::new();
+                    terms
+                        .iter()
+                        .map(|t| {
+                            let d = self.translate(t);
+                            let Some(v) = model.eval(&d, true) else {
+                                return "?".to_string();
+                            };
+                            let text = v.to_string();
+                            match t.sort() {
+                                Sort::Ref if Some(&text) == null_value.as_ref() => {
+                                    "null".to_string()
+                                }
+                                Sort::Ref => {
+                                    let k = objects.iter().position(|o| *o == text).unwrap_or_else(
+                                        || {
+                                            objects.push(text.clone());
+                                            objects.len() - 1
+                                        },
+                                    );
+                                    format!("object#{}", k + 1)
+                                }
+                                Sort::Int => smt_int(&text),
+                                _ => text,
+                            }
+                        })
+                        .collect()
+                })
         };
         self.s.pop(1);
         values
