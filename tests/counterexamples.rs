@@ -9,8 +9,17 @@ use sift::{Options, verify_source};
 fn check(program: &str, method: &str, params: &[&str]) {
     let opts = Options::default();
     let report = verify_source("cex.sift", program, &opts);
-    let errors: Vec<_> = report.errors.iter().filter(|e| e.member == method).collect();
-    assert_eq!(errors.len(), 1, "expected one error in {method}: {:#?}", report.errors);
+    let errors: Vec<_> = report
+        .errors
+        .iter()
+        .filter(|e| e.member == method)
+        .collect();
+    assert_eq!(
+        errors.len(),
+        1,
+        "expected one error in {method}: {:#?}",
+        report.errors
+    );
     let e = errors[0];
     assert_eq!(e.diag.kind, Kind::AssertFailed);
     let values: Vec<(String, String)> = e
@@ -19,20 +28,32 @@ fn check(program: &str, method: &str, params: &[&str]) {
         .filter(|(k, _)| params.contains(&k.as_str()))
         .cloned()
         .collect();
-    assert_eq!(values.len(), params.len(), "counterexample {:?}", e.counterexample);
+    assert_eq!(
+        values.len(),
+        params.len(),
+        "counterexample {:?}",
+        e.counterexample
+    );
     // The failing assertion's text, from `assert` to `;` on its line.
     let start = e.diag.span.start;
     let line_start = program[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = program[start..].find('\n').map_or(program.len(), |i| start + i);
+    let line_end = program[start..]
+        .find('\n')
+        .map_or(program.len(), |i| start + i);
     let line = &program[line_start..line_end];
     let assert_at = line.find("assert ").expect("an assert line");
     let cond = line[assert_at + 7..].trim().trim_end_matches(';');
     let negated_line = format!("{}assert !({cond});", &line[..assert_at]);
-    let assumes: String = values.iter().map(|(k, v)| format!(" assume {k} == {v};")).collect();
+    let assumes: String = values
+        .iter()
+        .map(|(k, v)| format!(" assume {k} == {v};"))
+        .collect();
     let with_assumes = |text: &str| {
         // The assumptions go right after the method body's opening brace.
         let mut t = text.to_string();
-        let header = t.find(&format!("void {}(", method.rsplit('.').next().unwrap())).expect("method header");
+        let header = t
+            .find(&format!("void {}(", method.rsplit('.').next().unwrap()))
+            .expect("method header");
         let brace = header + t[header..].find('{').expect("body");
         t.insert_str(brace + 1, &assumes);
         t
@@ -40,11 +61,17 @@ fn check(program: &str, method: &str, params: &[&str]) {
     // Under the assumptions the path is still there and still fails...
     let same = verify_source("cex1.sift", &with_assumes(program), &opts);
     assert!(
-        same.errors.iter().any(|x| x.member == method && x.diag.kind == Kind::AssertFailed),
+        same.errors
+            .iter()
+            .any(|x| x.member == method && x.diag.kind == Kind::AssertFailed),
         "with {values:?} the assertion should still fail"
     );
     // ...and the assertion's negation holds on it.
-    let negated = format!("{}{negated_line}{}", &program[..line_start], &program[line_end..]);
+    let negated = format!(
+        "{}{negated_line}{}",
+        &program[..line_start],
+        &program[line_end..]
+    );
     let substituted = with_assumes(&negated);
     let again = verify_source("cex2.sift", &substituted, &opts);
     let left: Vec<_> = again.errors.iter().filter(|e| e.member == method).collect();
@@ -86,7 +113,11 @@ fn field_counterexamples_name_program_locations() {
     let program = "class C {\n  int f;\n  static void m(C c)\n    requires acc(c.f);\n  {\n    assert c.f > 0;\n  }\n}\n";
     let report = verify_source("f.sift", program, &Options::default());
     let e = &report.errors[0];
-    let f = e.counterexample.iter().find(|(k, _)| k == "c.f").expect("c.f in the counterexample");
+    let f = e
+        .counterexample
+        .iter()
+        .find(|(k, _)| k == "c.f")
+        .expect("c.f in the counterexample");
     let v: i64 = f.1.parse().expect("an integer");
     assert!(v <= 0, "c.f = {v} does not falsify c.f > 0");
     let c = e.counterexample.iter().find(|(k, _)| k == "c").expect("c");

@@ -7,6 +7,7 @@ use super::consume::{consume, take_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
 use super::produce::produce;
+use super::program::{PredInfo, ProgramInfo};
 use super::state::State;
 use super::term::Term;
 use crate::diag::Kind;
@@ -370,29 +371,56 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the
-/// predicate instance replaced by its definition.
+/// predicate instance replaced by its definition; the heap is restored
+/// afterwards, the facts learned stay.
 fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k: TermCont) {
-    let prog = ctx.prog.clone();
-    let Some(pred) = call
+    open_instance(ctx, s.clone(), call, span, &|ctx, opened| {
+        let mut inner = opened;
+        inner.opening_depth += 1;
+        eval(ctx, inner, body, &|ctx, done, t| {
+            let mut out = s.clone();
+            out.pc = done.pc;
+            k(ctx, out, t)
+        })
+    })
+}
+
+/// The predicate a ghost operation or `opening` names.
+pub fn predicate_of<'p>(
+    ctx: &mut Ctx,
+    s: &State,
+    prog: &'p ProgramInfo,
+    call: &Call,
+) -> Option<&'p PredInfo> {
+    let pred = call
         .target
         .as_ref()
-        .and_then(|t| prog.predicate(&t.class, &call.name.name))
-    else {
-        return ctx.internal(
-            &s,
-            call.span.clone(),
-            "`opening` of something that is not a predicate",
-        );
+        .and_then(|t| prog.predicate(&t.class, &call.name.name));
+    if pred.is_none() {
+        ctx.internal(s, call.span.clone(), "not a predicate instance");
+    }
+    pred
+}
+
+/// Opening a predicate instance (Figure 8, row 8; Figure 5, row 7): its
+/// chunk is consumed (failing with `open.failed` at `span` unless an outer
+/// obligation decides) and its body produced from the chunk's snapshot.
+/// The continuation sees the opened heap with the caller's store.
+pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
+    let prog = ctx.prog.clone();
+    let Some(pred) = predicate_of(ctx, &s, &prog, call) else {
+        return;
     };
     let name = format!("{}.{}", pred.class, call.name.name);
+    let what = ctx.text(&call.span);
     eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
-        let mut key = recv.iter().cloned().collect::<Vec<_>>();
+        let mut key: Vec<Term> = recv.iter().cloned().collect();
         key.extend(args.iter().cloned());
         let mut taking = s.clone();
         if taking.obligation.is_none() {
             taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
         }
-        let what = ctx.text(&call.span);
+        let body = &pred.decl.body;
         take_chunk(
             ctx,
             taking,
@@ -405,15 +433,10 @@ fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k
                 let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
                 opened.heap = rest;
                 opened.obligation = s.obligation.clone();
-                produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
-                    let mut inner = produced;
-                    inner.store = s.store.clone();
-                    inner.opening_depth += 1;
-                    eval(ctx, inner, body, &|ctx, done, t| {
-                        let mut out = s.clone();
-                        out.pc = done.pc;
-                        k(ctx, out, t)
-                    })
+                produce(ctx, opened, snap, body, &|ctx, produced| {
+                    let mut out = produced;
+                    out.store = s.store.clone();
+                    k(ctx, out)
                 })
             },
         )

@@ -7,9 +7,11 @@
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
-use super::consume::{consume, take_chunk};
+use super::consume::consume;
 use super::ctx::{Cont, Ctx, obligation_at};
-use super::eval::{bind, eval, eval_args, eval_call_operands, unfold_pure};
+use super::eval::{
+    bind, eval, eval_args, eval_call_operands, open_instance, predicate_of, unfold_pure,
+};
 use super::heap::{Chunk, Heap};
 use super::produce::produce;
 use super::program::{MethodInfo, collect_assigned, conjoin};
@@ -141,7 +143,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         }
         // Figure 8, row 8: open.
         StmtKind::Open(e) => with_call(ctx, s, e, &|ctx, s, call| {
-            exec_open(ctx, s, call, st.span.clone(), &done)
+            open_instance(ctx, s, call, st.span.clone(), &done)
         }),
         // Figure 8, row 9: close.
         StmtKind::Close(e) => with_call(ctx, s, e, &|ctx, s, call| {
@@ -322,60 +324,10 @@ fn exec_new(
     })
 }
 
-fn exec_open(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
-    let prog = ctx.prog.clone();
-    let Some(pred) = call
-        .target
-        .as_ref()
-        .and_then(|t| prog.predicate(&t.class, &call.name.name))
-    else {
-        return ctx.internal(
-            &s,
-            call.span.clone(),
-            "open of something that is not a predicate",
-        );
-    };
-    let name = format!("{}.{}", pred.class, call.name.name);
-    let what = ctx.text(&call.span);
-    eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
-        let mut key: Vec<Term> = recv.iter().cloned().collect();
-        key.extend(args.iter().cloned());
-        let mut taking = s.clone();
-        taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
-        take_chunk(
-            ctx,
-            taking,
-            s.heap.clone(),
-            &name,
-            key,
-            call.span.clone(),
-            &what,
-            &|ctx, after, rest, snap| {
-                let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
-                opened.heap = rest;
-                opened.obligation = None;
-                produce(ctx, opened, snap, &pred.decl.body, &|ctx, produced| {
-                    let mut out = produced;
-                    out.store = s.store.clone();
-                    k(ctx, out)
-                })
-            },
-        )
-    })
-}
-
 fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
     let prog = ctx.prog.clone();
-    let Some(pred) = call
-        .target
-        .as_ref()
-        .and_then(|t| prog.predicate(&t.class, &call.name.name))
-    else {
-        return ctx.internal(
-            &s,
-            call.span.clone(),
-            "close of something that is not a predicate",
-        );
+    let Some(pred) = predicate_of(ctx, &s, &prog, call) else {
+        return;
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {

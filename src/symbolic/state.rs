@@ -138,14 +138,8 @@ impl Obligation {
 
     pub fn per_conjunct(kind: Kind) -> Obligation {
         Obligation {
-            kind,
             at: None,
-            conjunct: None,
-            nested: 0,
-            lenient: false,
-            reported: false,
-            related: Vec::new(),
-            outer_store: None,
+            ..Obligation::at(kind, 0..0)
         }
     }
 }
