@@ -34,6 +34,9 @@ pub struct Ctx<'z> {
     next_alloc: u32,
     /// Set while checking a pure method body: (its name, where it starts).
     pub termination: Option<(String, usize)>,
+    /// Pure methods whose preconditions are being consumed, innermost last:
+    /// a precondition that calls its own method again would never finish.
+    pub consuming_pre: Vec<String>,
     /// Joins already continued past, per verification unit.
     pub joins_done: HashSet<(usize, u32)>,
     /// The current unit (method body or loop body) and its starting state.
@@ -62,6 +65,7 @@ impl<'z> Ctx<'z> {
             next_var: 0,
             next_alloc: 0,
             termination: None,
+            consuming_pre: Vec::new(),
             joins_done: HashSet::new(),
             unit: 0,
             unit_base: State::default(),

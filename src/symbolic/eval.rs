@@ -7,7 +7,7 @@ use super::consume::{consume, take_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
 use super::produce::produce;
-use super::program::{PredInfo, ProgramInfo};
+use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
 use super::term::Term;
 use crate::diag::Kind;
@@ -338,36 +338,86 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
             "a call in an expression that is not a pure method",
         );
     };
+    if ctx.consuming_pre.contains(&pure.fun) {
+        let reason = format!(
+            "the precondition of `{}` calls `{}` again: checking it would never finish",
+            ctx.consuming_pre.last().map_or("", |f| f.as_str()),
+            pure.fun
+        );
+        ctx.fail(
+            &outside_obligation(&s),
+            Kind::Termination,
+            call.span.clone(),
+            reason,
+        );
+        return;
+    }
     eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         let callee = bind(&s, recv.clone(), &pure.decl.params, &args);
+        ctx.consuming_pre.push(pure.fun.clone());
         let ob = obligation_at(Kind::PreconditionFailed, call.span.clone(), None, &s);
         consume(ctx, callee, &pure.pre, Some(ob), &|ctx, after, snap| {
-            if let Some((caller, start)) = ctx.termination.clone()
-                && s.opening_depth == 0
-                && pure.decl.span.start >= start
-                && after.heap.is_empty()
-            {
-                let reason = format!(
-                    "cannot show that this call terminates: `{}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap",
-                    pure.fun
-                );
-                if ctx
-                    .fail(&after, Kind::Termination, call.span.clone(), reason)
-                    .is_none()
-                {
-                    return;
-                }
-            }
-            let mut fargs = vec![snap];
-            fargs.extend(recv.clone());
-            fargs.extend(args.iter().cloned());
-            let t = Term::app(&pure.fun, fargs, pure.ret);
-            let mut out = s.clone();
-            out.pc = after.pc;
-            out.obligation = after.obligation;
-            k(ctx, out, t)
-        })
+            // The precondition is consumed: the rest of the path is not
+            // inside it any more.
+            let inner = ctx.consuming_pre.pop();
+            pure_call_result(ctx, &s, after, snap, call, pure, recv.clone(), &args, k);
+            ctx.consuming_pre.extend(inner);
+        });
+        ctx.consuming_pre.pop();
     })
+}
+
+/// Termination failures are about the program, not about what is being
+/// established: they keep their own kind and place.
+fn outside_obligation(s: &State) -> State {
+    let mut s = s.clone();
+    s.obligation = None;
+    s
+}
+
+/// The term of a pure call whose precondition was consumed, after the
+/// termination check of section 3.6 when checking a pure method body.
+#[allow(clippy::too_many_arguments)]
+fn pure_call_result(
+    ctx: &mut Ctx,
+    s: &State,
+    after: State,
+    snap: Term,
+    call: &Call,
+    pure: &PureInfo,
+    recv: Option<Term>,
+    args: &[Term],
+    k: TermCont,
+) {
+    if let Some((caller, start)) = ctx.termination.clone()
+        && s.opening_depth == 0
+        && pure.decl.span.start >= start
+        && after.heap.is_empty()
+    {
+        let reason = format!(
+            "cannot show that this call terminates: `{}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap",
+            pure.fun
+        );
+        if ctx
+            .fail(
+                &outside_obligation(&after),
+                Kind::Termination,
+                call.span.clone(),
+                reason,
+            )
+            .is_none()
+        {
+            return;
+        }
+    }
+    let mut fargs = vec![snap];
+    fargs.extend(recv);
+    fargs.extend(args.iter().cloned());
+    let t = Term::app(&pure.fun, fargs, pure.ret);
+    let mut out = s.clone();
+    out.pc = after.pc;
+    out.obligation = after.obligation;
+    k(ctx, out, t)
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the
