@@ -79,6 +79,13 @@ impl<'z> Solver<'z> {
             queries: 0,
         };
         if let Some(l) = solver.log.as_mut() {
+            // The replay must use the solver's own settings: with
+            // model-based instantiation on, `z3` would search for models of
+            // the snapshot theory on every satisfiable query.
+            l.push_str(&format!(
+                "(set-option :smt.mbqi false)\n(set-option :timeout {})\n",
+                timeout_ms.max(1)
+            ));
             l.push_str(PRELUDE);
             l.push('\n');
         }
