@@ -302,6 +302,13 @@ def growth(rows: list[Row], base_ms: float) -> str:
             + ", ".join(steps))
 
 
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def machine_info() -> dict[str, str]:
     info: dict[str, str] = {}
     info["nproc"] = str(os.cpu_count())
@@ -349,6 +356,7 @@ def machine_info() -> dict[str, str]:
         p = subprocess.run(["z3", "--version"], capture_output=True, text=True)
         z3 = p.stdout.strip() or z3
     info["z3"] = z3
+    info["load_before"] = loadavg()
     return info
 
 
@@ -523,6 +531,9 @@ def main(argv: list[str] | None = None) -> int:
     md.append(f"- sift threads: {'--jobs ' + str(args.jobs) if args.jobs is not None else 'default (one per core)'}")
     md.append(f"- start-up baseline (empty method): wall {fmt_s(base.wall)} s, "
               f"method {fmt_ms(base.method_ms)} ms")
+    md.append(f"- load average (1/5/15 min) before: {info['load_before']}, after: {loadavg()}"
+              " (other work on the machine; a 1-minute load above the CPU count"
+              " makes wall times noisy and inflated)")
     md.append(f"- total benchmark time: {elapsed:.1f} s\n")
 
     md.append("## Targets\n")
