@@ -398,6 +398,15 @@ SUITE_TITLES = {
 }
 
 
+SUITE_EXPECTED = {
+    "chain": "one path; expected linear in n (each cell adds two statements and one `valid()` chunk)",
+    "ifs-none": "2^n paths; expected exponential, base 2 per extra n",
+    "ifs-middle": "2^(n/2) + 2^(n - n/2) paths; expected exponential, base sqrt(2) ~ 1.41 per extra n",
+    "ifs-every": "2 paths per if; expected linear in n",
+    "straight": "one path; expected linear in n",
+}
+
+
 def targets(rows: list[Row]) -> list[tuple[str, str, str]]:
     def find(suite: str, n: int) -> Row | None:
         for r in rows:
@@ -536,6 +545,7 @@ def main(argv: list[str] | None = None) -> int:
               " makes wall times noisy and inflated)")
     md.append(f"- total benchmark time: {elapsed:.1f} s\n")
 
+    md.append("Profiling notes (where the time goes): see `bench/PROFILE.md`.\n")
     md.append("## Targets\n")
     md.append("| target | result | measured |")
     md.append("|---|---|---|")
@@ -547,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     for s in suites:
         srows = [r for r in rows if r.suite == s]
         md.append(f"## {SUITE_TITLES[s]}\n")
+        md.append(f"Shape: {SUITE_EXPECTED[s]}.\n")
         md.append(table(srows, with_paths=s.startswith("ifs")))
         md.append("")
         grow_rows = srows

@@ -67,7 +67,33 @@ fn json_document_has_the_documented_shape() {
     assert_eq!(e["column"], 12);
     assert_eq!(e["method"], "A.m");
     assert!(e["message"].is_string());
-    assert!(!e["trace"].as_array().unwrap().is_empty());
+    let trace = e["trace"].as_array().unwrap();
+    assert!(!trace.is_empty());
+    for step in trace {
+        for key in [
+            "line",
+            "column",
+            "description",
+            "heap",
+            "store",
+            "path_condition",
+            "added",
+            "removed",
+        ] {
+            assert!(!step[key].is_null(), "trace step without `{key}`: {step}");
+        }
+    }
+    let last = trace.last().unwrap();
+    assert_eq!(last["line"], 3);
+    assert!(last["description"].as_str().unwrap().starts_with("fails: "));
+    assert_eq!(
+        e["counterexample"]["x"]
+            .as_str()
+            .unwrap()
+            .parse::<i64>()
+            .map(|x| x <= 0),
+        Ok(true)
+    );
     assert_eq!(file["methods"][0]["name"], "A.m");
     assert_eq!(file["methods"][0]["status"], "failed");
     assert_eq!(file["methods"][1]["name"], "A.n");

@@ -20,11 +20,24 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
     let trace: Vec<Value> = e
         .trace
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let (l, c) = line_col(&report.source, s.span.start);
-            let store: serde_json::Map<String, Value> =
-                s.store.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
-            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store, "path_condition": s.pc})
+            let store: serde_json::Map<String, Value> = s
+                .store
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            // What this step changed, relative to the one before it.
+            let (added, removed) = match i.checked_sub(1).and_then(|p| e.trace.get(p)) {
+                Some(prev) => {
+                    let d = crate::report::explain::diff_steps(prev, s);
+                    (d.heap_added, d.heap_removed)
+                }
+                None => (s.heap.clone(), Vec::new()),
+            };
+            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store,
+                   "path_condition": s.pc, "added": added, "removed": removed})
         })
         .collect();
     let counterexample: serde_json::Map<String, Value> = e
