@@ -295,8 +295,11 @@ def growth(rows: list[Row], base_ms: float) -> str:
     if last.num_paths() > 1:
         verdict += (f"; at n = {last.n}, {last.num_paths()} paths: "
                     f"{float(last.method_ms) / last.num_paths():.3f} ms per path")
-    verdict += (f"; the other fit: {'t ~ n^%.2f' % k if use_exp else 't ~ %.2f^n' % b}"
-                f" (log residuals: power {res_poly:.3f}, exponential {res_exp:.3f})")
+    if len(pts) > 2:
+        verdict += (f"; the other fit: {'t ~ n^%.2f' % k if use_exp else 't ~ %.2f^n' % b}"
+                    f" (log residuals: power {res_poly:.3f}, exponential {res_exp:.3f})")
+    else:
+        verdict += "; only two usable rows, so the shape is a guess"
     return (verdict + f" (fit over n = {pts[0][0]}..{pts[-1][0]}, method ms minus "
             f"an empty method's {base_ms:.1f} ms). Successive ratios of method ms: "
             + ", ".join(steps))

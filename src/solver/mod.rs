@@ -83,7 +83,7 @@ impl<'z> Solver<'z> {
             // model-based instantiation on, `z3` would search for models of
             // the snapshot theory on every satisfiable query.
             l.push_str(&format!(
-                "(set-option :smt.mbqi false)\n(set-option :timeout {})\n",
+                "(set-option :global-declarations true)\n(set-option :smt.mbqi false)\n(set-option :timeout {})\n",
                 timeout_ms.max(1)
             ));
             l.push_str(PRELUDE);

@@ -22,20 +22,27 @@ use crate::syntax::ast::*;
 
 /// Executes statements in order. The continuation of one statement would be
 /// "the rest of the block"; instead of nesting it (one level of stack per
-/// statement), the states a statement reaches are collected and the next
-/// statement runs on each of them, so the stack grows with the nesting of
-/// blocks, not with their length.
+/// statement), the states a statement reaches are pushed on a work list with
+/// the index of the next statement, so the stack grows with the nesting of
+/// blocks, not with their length. Taking the first reached state first keeps
+/// the depth-first order of the paper's continuations (and the solver's
+/// push/pop stack in step with it).
 pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
-    let mut frontier = vec![s];
-    for st in stmts {
+    let mut work = vec![(s, 0usize)];
+    while let Some((s, i)) = work.pop() {
+        let Some(st) = stmts.get(i) else {
+            k(ctx, s);
+            continue;
+        };
         let reached = RefCell::new(Vec::new());
-        for s in frontier {
-            exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ret);
-        }
-        frontier = reached.into_inner();
-    }
-    for s in frontier {
-        k(ctx, s);
+        exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ret);
+        work.extend(
+            reached
+                .into_inner()
+                .into_iter()
+                .rev()
+                .map(|next| (next, i + 1)),
+        );
     }
 }
 
