@@ -17,7 +17,7 @@ use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
 use crate::symbolic::state::{PathCondition, PcNode};
 use crate::symbolic::term::{Op, Sort, Term};
 
-pub use smtlib::{sort_name, to_smtlib};
+pub use smtlib::to_smtlib;
 
 /// The snapshot theory of paper section 3.2.2.
 pub const PRELUDE: &str = include_str!("../../prelude.smt2");
@@ -157,7 +157,7 @@ impl<'z> Solver<'z> {
                     self.log(&format!(
                         "(declare-const {} {})",
                         smtlib::quote(&name),
-                        sort_name(t.sort())
+                        t.sort().name()
                     ));
                 }
                 let decl = FuncDecl::new(z, name.as_str(), &[], self.sort(t.sort()));

@@ -2,10 +2,6 @@
 
 use crate::symbolic::term::{Op, Sort, Term};
 
-pub fn sort_name(s: Sort) -> &'static str {
-    s.name()
-}
-
 /// A unique Z3 name for a variable: its display name and number.
 pub fn var_name(t: &Term) -> String {
     match t.op() {
@@ -27,12 +23,12 @@ pub fn quote(name: &str) -> String {
 }
 
 pub fn declare_fun(name: &str, args: &[Sort], ret: Sort) -> String {
-    let args: Vec<&str> = args.iter().map(|s| sort_name(*s)).collect();
+    let args: Vec<&str> = args.iter().map(|s| s.name()).collect();
     format!(
         "(declare-fun {} ({}) {})\n",
         quote(name),
         args.join(" "),
-        sort_name(ret)
+        ret.name()
     )
 }
 

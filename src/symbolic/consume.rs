@@ -170,16 +170,14 @@ fn consume_cond(
     k: Rest,
 ) {
     eval(ctx, s, c, &|ctx, s, tc| {
-        for (cond, arm) in [(tc.clone(), then), (Term::not(tc.clone()), els)] {
-            if !ctx.may_hold(&s, &cond, "is this case of the assertion reachable?") {
-                continue;
-            }
-            let branch = s.with_fact(cond);
-            match arm {
+        ctx.cases(
+            &s,
+            &tc,
+            &|ctx, branch, side| match if side { then } else { els } {
                 Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
                 None => k(ctx, branch, h2.clone(), Term::unit()),
-            }
-        }
+            },
+        )
     })
 }
 

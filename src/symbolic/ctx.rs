@@ -160,6 +160,22 @@ impl<'z> Ctx<'z> {
         !self.prove(s, &Term::not(cond.clone()), why)
     }
 
+    /// Paper's case split (Figures 6–8, conditionals): runs `f` on each side
+    /// of `cond` that may be reachable, with that side's fact on the path;
+    /// `f` learns which side (`true` for `cond`).
+    pub fn cases(&mut self, s: &State, cond: &Term, f: &dyn Fn(&mut Ctx, State, bool)) {
+        for (c, side) in [(cond.clone(), true), (Term::not(cond.clone()), false)] {
+            let why = if side {
+                "may the condition hold?"
+            } else {
+                "may the condition fail?"
+            };
+            if self.may_hold(s, &c, why) {
+                f(self, s.with_fact(c), side);
+            }
+        }
+    }
+
     /// The source text of a span, on one line and shortened.
     pub fn text(&self, span: &Span) -> String {
         let raw = self.source.get(span.clone()).unwrap_or("");

@@ -84,30 +84,16 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         },
         // Figure 8, row 6: if-then-else, each branch only where reachable.
         StmtKind::If { cond, then, els } => eval(ctx, s, cond, &|ctx, s, tc| {
-            let header = format!("if ({})", ctx.text(&cond.span));
-            for (c, taken) in [(tc.clone(), true), (Term::not(tc.clone()), false)] {
-                if !ctx.may_hold(
-                    &s,
-                    &c,
-                    &format!(
-                        "is the {} branch of `{header}` reachable?",
-                        if taken { "then" } else { "else" }
-                    ),
-                ) {
-                    continue;
-                }
-                let mut b = s.with_fact(c);
-                ctx.record(
-                    &mut b,
-                    cond.span.clone(),
-                    format!("{header}: {} branch", if taken { "then" } else { "else" }),
-                );
+            ctx.cases(&s, &tc, &|ctx, mut b, taken| {
+                let side = if taken { "then" } else { "else" };
+                let what = format!("if ({}): {side} branch", ctx.text(&cond.span));
+                ctx.record(&mut b, cond.span.clone(), what);
                 match (taken, els) {
                     (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
                     (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
                     (false, None) => k(ctx, b),
                 }
-            }
+            })
         }),
         StmtKind::While {
             cond,

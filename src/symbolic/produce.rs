@@ -148,15 +148,13 @@ fn produce_cond(
     k: Cont,
 ) {
     eval(ctx, s, c, &|ctx, s, tc| {
-        for (cond, arm) in [(tc.clone(), then), (Term::not(tc.clone()), els)] {
-            if !ctx.may_hold(&s, &cond, "is this case of the assertion reachable?") {
-                continue;
-            }
-            let branch = s.with_fact(cond);
-            match arm {
+        ctx.cases(
+            &s,
+            &tc,
+            &|ctx, branch, side| match if side { then } else { els } {
                 Some(a) => produce_inner(ctx, branch, outer, snap.clone(), a, k),
                 None => k(ctx, branch),
-            }
-        }
+            },
+        )
     })
 }

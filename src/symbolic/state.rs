@@ -215,11 +215,6 @@ impl State {
     }
 }
 
-pub fn store_to_string(store: &Store) -> String {
-    let items: Vec<String> = store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect();
-    format!("[{}]", items.join(", "))
-}
-
 impl fmt::Display for PathCondition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let items: Vec<String> = self.facts().iter().map(|t| t.to_string()).collect();

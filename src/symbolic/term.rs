@@ -162,11 +162,6 @@ impl Term {
         self.0.sort
     }
 
-    /// A stable identity for caches keyed by this exact node.
-    pub fn ptr(&self) -> usize {
-        Arc::as_ptr(&self.0) as usize
-    }
-
     pub fn var(id: u32, name: &str, sort: Sort, kind: VarKind) -> Term {
         Term::mk(
             Op::Var {
