@@ -270,6 +270,7 @@ pub fn verify_program(
     }
     .clamp(1, members.len().max(1));
     let mut handles = Vec::new();
+    let mut unverified = "the verifier thread stopped".to_string();
     for _ in 0..jobs {
         let (info, members, source, results, next, opts) = (
             info.clone(),
@@ -295,22 +296,11 @@ pub fn verify_program(
             });
         match spawned {
             Ok(h) => handles.push(h),
-            Err(_) if !handles.is_empty() => break,
+            // The threads already started verify every member; with none,
+            // each member is reported unverified with this reason.
             Err(e) => {
-                return vec![MemberReport {
-                    name: String::new(),
-                    kind: MemberKind::Method,
-                    span: 0..0,
-                    errors: vec![plain_error(Diagnostic::new(
-                        Kind::Type,
-                        0..0,
-                        format!("cannot start a verifier thread: {e}"),
-                    ))],
-                    tree: Vec::new(),
-                    millis: 0.0,
-                    queries: 0,
-                    smt_log: None,
-                }];
+                unverified = format!("cannot start a verifier thread: {e}");
+                break;
             }
         }
     }
@@ -326,7 +316,7 @@ pub fn verify_program(
                 name: m.name.clone(),
                 kind: m.kind,
                 span: m.span.clone(),
-                errors: vec![internal_error(m, "the verifier thread stopped")],
+                errors: vec![internal_error(m, &unverified)],
                 tree: Vec::new(),
                 millis: 0.0,
                 queries: 0,
