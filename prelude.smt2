@@ -24,6 +24,17 @@
 (declare-fun second (Snap) Snap)
 (assert (forall ((l Snap) (r Snap)) (! (= (first (combine l r)) l) :pattern ((combine l r)))))
 (assert (forall ((l Snap) (r Snap)) (! (= (second (combine l r)) r) :pattern ((combine l r)))))
+; Surjective pairing: every snapshot is the combination of its two halves.
+; Opening an instance splits its snapshot s into first(s) and second(s);
+; closing it again unchanged combines them, and this law makes the result s
+; itself, so pure methods over the instance keep their values (LANGUAGE.md
+; section 4). Consistent: with the laws below Snap is in bijection with Int
+; (fromInt, toInt), so it is countably infinite and a bijection between
+; Snap and Snap x Snap exists (Cantor's pairing); combine is that bijection,
+; first and second its inverse's components. The pattern needs both halves
+; of the same s, so the law only fires for opened instances and cannot
+; feed itself.
+(assert (forall ((s Snap)) (! (= (combine (first s) (second s)) s) :pattern ((first s) (second s)))))
 
 (declare-fun fromRef (Ref) Snap)
 (declare-fun toRef (Snap) Ref)
@@ -38,6 +49,13 @@
 (declare-fun fromBool (Bool) Snap)
 (declare-fun toBool (Snap) Bool)
 (assert (forall ((v Bool)) (! (= (toBool (fromBool v)) v) :pattern ((fromBool v)))))
+
+; A part of an assertion that holds no heap (a pure fact, a conditional's
+; empty side) has the snapshot `unit` when consumed; producing one assumes
+; its snapshot is `unit` (a fact on the path, not an axiom): snapshots only
+; ever come from consumptions, so this excludes no heap. `unit` is just some
+; element of Snap, so it adds no contradiction: every law above holds
+; whichever element `unit` is.
 
 ; Objects allocated by `new` on a path get the numbers 1, 2, ...: distinct
 ; numbers make distinct objects without a disequality per pair.

@@ -166,15 +166,31 @@ pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
         }
     };
     report.members = verify_program(program, source, opts);
-    let mut errors: Vec<ErrorReport> = report
+    let errors: Vec<ErrorReport> = report
         .members
         .iter()
         .flat_map(|m| m.errors.iter().cloned())
         .collect();
+    report.errors = file_errors(errors, &report.members);
+    report
+}
+
+/// The file's errors: each (kind, place) once, in source order, but every
+/// failed member keeps one error of its own, so that no member is "failed"
+/// without a reason naming it (an ill-defined callee contract, say, fails
+/// the callee and each caller at the same place).
+fn file_errors(mut errors: Vec<ErrorReport>, members: &[MemberReport]) -> Vec<ErrorReport> {
     errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
     errors.dedup_by(|a, b| a.diag.kind == b.diag.kind && a.diag.span == b.diag.span);
-    report.errors = errors;
-    report
+    for m in members {
+        if !errors.iter().any(|e| e.member == m.name)
+            && let Some(own) = m.errors.first()
+        {
+            errors.push(own.clone());
+        }
+    }
+    errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
+    errors
 }
 
 fn plain_error(diag: Diagnostic) -> ErrorReport {

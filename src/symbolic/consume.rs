@@ -6,7 +6,7 @@
 
 use super::ctx::{Ctx, TermCont};
 use super::eval::{eval, eval_call_operands};
-use super::heap::{Chunk, Heap};
+use super::heap::{Chunk, ChunkId, Heap};
 use super::state::{Obligation, State};
 use super::term::Term;
 use crate::diag::Kind;
@@ -20,6 +20,7 @@ type Rest<'k> = &'k dyn Fn(&mut Ctx, State, Heap, Term);
 /// without one, failures keep their own kind and place).
 pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: TermCont) {
     let saved = s.obligation.clone();
+    let start_pc = s.pc.clone();
     let mut s = s;
     match s.obligation.as_mut() {
         Some(outer) => outer.nested += 1,
@@ -29,13 +30,36 @@ pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: Ter
     consume_inner(ctx, s, h2, a, &|ctx, done, rest, snap| {
         let mut out = done;
         out.heap = rest;
-        let reported = out.obligation.as_ref().is_some_and(|o| o.reported);
-        out.obligation = saved.clone().map(|mut o| {
-            o.reported |= reported;
-            o
-        });
+        match (&saved, out.obligation.take()) {
+            // An outer obligation goes on, with what happened inside it.
+            (Some(outer), Some(mut o)) => {
+                o.nested = outer.nested;
+                o.conjunct = outer.conjunct.clone();
+                out.obligation = Some(o);
+            }
+            (Some(outer), None) => out.obligation = Some(outer.clone()),
+            // A failed `assert` is assumed, and only it: whatever its failed
+            // evaluation produced (facts of a body opened from nothing, a
+            // value read without permission) leaves the path.
+            (None, Some(o)) if o.lenient && o.reported => {
+                let mut pc = start_pc.clone();
+                for f in o.assumed {
+                    pc.add(f);
+                }
+                out.pc = pc;
+            }
+            (None, _) => {}
+        }
         k(ctx, out, snap)
     })
+}
+
+/// The snapshot of `l && r` (Figure 7, row 5, Figure 6, row 5): only the
+/// conjuncts that hold heap parts take a place in it, so opening an instance
+/// and closing it again unchanged gives back the very same snapshot
+/// (LANGUAGE.md section 4). `produce` splits snapshots the same way.
+pub fn snapshot_shape(l: &Expr, r: &Expr) -> (bool, bool) {
+    (is_spatial(l), is_spatial(r))
 }
 
 /// Whether an assertion holds heap parts (so its conditionals must branch).
@@ -70,7 +94,13 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
         // Figure 7, row 5: φ1 * φ2 — the snapshot combines both parts.
         ExprKind::Binary(BinOp::And, l, r) => consume_inner(ctx, s, h2, l, &|ctx, s1, h2, sl| {
             consume_inner(ctx, s1, h2, r, &|ctx, s2, h2, sr| {
-                k(ctx, s2, h2, Term::combine(sl.clone(), sr))
+                let snap = match snapshot_shape(l, r) {
+                    (true, true) => Term::combine(sl.clone(), sr),
+                    (true, false) => sl.clone(),
+                    (false, true) => sr,
+                    (false, false) => Term::unit(),
+                };
+                k(ctx, s2, h2, snap)
             })
         }),
         ExprKind::Binary(BinOp::Implies, c, r) if is_spatial(r) => {
@@ -148,11 +178,18 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
         _ => {
             let s = at_conjunct(s, &a.span);
             eval(ctx, s, a, &|ctx, s, t| {
+                let keeps = s.obligation.as_ref().is_some_and(|o| o.keeps_facts());
                 if ctx.prove(&s, &t, &format!("does `{}` hold?", ctx.text(&a.span))) {
+                    let mut s = s;
+                    s.note_fact(&t);
                     return k(ctx, s, h2.clone(), Term::unit());
                 }
                 let reason = format!("`{}` might not hold", ctx.text(&a.span));
-                if let Some(s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
+                if let Some(mut s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
+                    // The first failing fact is the one assumed afterwards.
+                    if keeps && let Some(o) = s.obligation.as_mut() {
+                        o.assumed.push(t.clone());
+                    }
                     k(ctx, s.with_fact(t), h2.clone(), Term::unit())
                 }
             })
@@ -170,14 +207,18 @@ fn consume_cond(
     k: Rest,
 ) {
     eval(ctx, s, c, &|ctx, s, tc| {
-        ctx.cases(
-            &s,
-            &tc,
-            &|ctx, branch, side| match if side { then } else { els } {
+        ctx.cases(&s, &tc, &|ctx, branch, side| {
+            let mut branch = branch;
+            branch.note_fact(&if side {
+                tc.clone()
+            } else {
+                Term::not(tc.clone())
+            });
+            match if side { then } else { els } {
                 Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
                 None => k(ctx, branch, h2.clone(), Term::unit()),
-            },
-        )
+            }
+        })
     })
 }
 
@@ -195,15 +236,10 @@ pub fn take_chunk(
     k: Rest,
 ) {
     match super::eval::find_chunk(ctx, &s, &heap, name, &key) {
-        Some(id) => {
-            let mut rest = heap;
-            let snap = match rest.remove(id) {
-                Some(Chunk::Field { value, .. }) => Term::to_snap(value),
-                Some(Chunk::Pred { snap, .. }) => snap,
-                None => return ctx.internal(&s, span, "chunk vanished"),
-            };
-            k(ctx, s, rest, snap)
-        }
+        Some(id) => match remove_chunk(&heap, id) {
+            Some((rest, snap)) => k(ctx, s, rest, snap),
+            None => ctx.internal(&s, span, "chunk vanished"),
+        },
         None => {
             let reason = format!("no `{what}` in the heap");
             if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, span, reason) {
@@ -212,4 +248,14 @@ pub fn take_chunk(
             }
         }
     }
+}
+
+/// The heap without chunk `id`, and the chunk's snapshot.
+pub fn remove_chunk(heap: &Heap, id: ChunkId) -> Option<(Heap, Term)> {
+    let mut rest = heap.clone();
+    let snap = match rest.remove(id)? {
+        Chunk::Field { value, .. } => Term::to_snap(value),
+        Chunk::Pred { snap, .. } => snap,
+    };
+    Some((rest, snap))
 }

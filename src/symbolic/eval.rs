@@ -3,10 +3,10 @@
 //! learn facts (`using`, `opening`, branch conditions) that stay on the path
 //! (LANGUAGE.md section 4; paper section 4.1). The heap is never changed.
 
-use super::consume::{consume, take_chunk};
+use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
-use super::produce::produce;
+use super::produce::produce_body;
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
 use super::term::Term;
@@ -219,9 +219,13 @@ pub fn eval_cond(ctx: &mut Ctx, s: State, c: &Expr, a: Arm, b: Arm, k: TermCont)
                 a.eval(ctx, s.with_fact(tc.clone()), &|ctx, sa, ta| {
                     let learned_a = Term::and(sa.pc.facts_since(base));
                     let neg = Term::not(tc.clone());
-                    b.eval(ctx, s.with_fact(neg.clone()), &|ctx, sb, tb| {
+                    // The second arm goes on from what failed in the first.
+                    let mut sb0 = s.with_fact(neg.clone());
+                    sb0.obligation = sa.obligation.clone();
+                    b.eval(ctx, sb0, &|ctx, sb, tb| {
                         let learned_b = Term::and(sb.pc.facts_since(base));
                         let mut out = s.clone();
+                        out.obligation = sb.obligation.clone();
                         out.assume(Term::implies(tc.clone(), learned_a.clone()));
                         out.assume(Term::implies(neg.clone(), learned_b));
                         k(ctx, out, Term::ite(tc.clone(), ta.clone(), tb))
@@ -239,11 +243,7 @@ pub fn eval_cond(ctx: &mut Ctx, s: State, c: &Expr, a: Arm, b: Arm, k: TermCont)
 fn eval_old(ctx: &mut Ctx, s: State, a: &Expr, k: TermCont) {
     let mut in_old = s.clone();
     in_old.heap = s.old.clone();
-    eval(ctx, in_old, a, &|ctx, s2, t| {
-        let mut back = s.clone();
-        back.pc = s2.pc;
-        k(ctx, back, t)
-    })
+    eval(ctx, in_old, a, &|ctx, s2, t| k(ctx, s.resume(&s2), t))
 }
 
 /// Evaluates the receiver of an instance call (`None` for a static one).
@@ -390,6 +390,7 @@ fn pure_call_result(
     k: TermCont,
 ) {
     if let Some((caller, start)) = ctx.termination.clone()
+        && !s.unfolding
         && s.opening_depth == 0
         && pure.decl.span.start >= start
         && after.heap.is_empty()
@@ -427,11 +428,7 @@ fn eval_opening(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, span: Span, k
     open_instance(ctx, s.clone(), call, span, &|ctx, opened| {
         let mut inner = opened;
         inner.opening_depth += 1;
-        eval(ctx, inner, body, &|ctx, done, t| {
-            let mut out = s.clone();
-            out.pc = done.pc;
-            k(ctx, out, t)
-        })
+        eval(ctx, inner, body, &|ctx, done, t| k(ctx, s.resume(&done), t))
     })
 }
 
@@ -471,31 +468,40 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
             taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
         }
         let body = &pred.decl.body;
-        take_chunk(
-            ctx,
-            taking,
-            s.heap.clone(),
-            &name,
-            key,
-            call.span.clone(),
-            &what,
-            &|ctx, after, rest, snap| {
-                let mut opened = bind(&after, recv.clone(), &pred.decl.params, &args);
-                opened.heap = rest;
-                opened.obligation = s.obligation.clone();
-                produce(ctx, opened, snap, body, &|ctx, produced| {
-                    let mut out = produced;
-                    out.store = s.store.clone();
-                    k(ctx, out)
-                })
-            },
-        )
+        let Some(id) = find_chunk(ctx, &taking, &s.heap, &name, &key) else {
+            let reason = format!("no `{what}` in the heap");
+            // Under an `assert` the path goes on, but without the body:
+            // nothing may be learned from an instance that is not held.
+            if let Some(failed) =
+                ctx.fail(&taking, Kind::PermissionMissing, call.span.clone(), reason)
+                && s.obligation.is_some()
+            {
+                k(ctx, s.resume(&failed))
+            }
+            return;
+        };
+        let Some((rest, snap)) = remove_chunk(&s.heap, id) else {
+            return ctx.internal(&s, call.span.clone(), "chunk vanished");
+        };
+        let mut opened = bind(&s, recv.clone(), &pred.decl.params, &args);
+        opened.heap = rest;
+        produce_body(ctx, opened, snap, body, &|ctx, produced| {
+            let mut out = produced;
+            out.store = s.store.clone();
+            k(ctx, out)
+        })
     })
 }
 
 /// Figure 5, row 8: `using e.p(args) in body` evaluates `body` knowing that
-/// the call equals the pure method's body.
+/// the call equals the pure method's body. Inside a body that is itself
+/// being unfolded, the call is evaluated (and checked) but not unfolded
+/// again: one unfolding per `use` or `using` the code being verified
+/// contains, so recursive pure methods cannot make it loop.
 fn eval_using(ctx: &mut Ctx, s: State, call: &Call, body: &Expr, k: TermCont) {
+    if s.unfolding {
+        return eval_pure_call(ctx, s, call, &|ctx, s2, _| eval(ctx, s2, body, k));
+    }
     unfold_pure(ctx, s, call, &|ctx, s2| eval(ctx, s2, body, k))
 }
 
@@ -521,10 +527,10 @@ pub fn unfold_pure(ctx: &mut Ctx, s: State, call: &Call, k: Cont) {
             (false, Some((r, rest))) => (Some(r.clone()), rest.to_vec()),
             _ => (None, operands.to_vec()),
         };
-        let inner = bind(&s, recv, &pure.decl.params, &args);
+        let mut inner = bind(&s, recv, &pure.decl.params, &args);
+        inner.unfolding = true;
         eval(ctx, inner, &pure.decl.body, &|ctx, after, t_body| {
-            let mut out = s.clone();
-            out.pc = after.pc;
+            let mut out = s.resume(&after);
             out.assume(Term::eq(t_call.clone(), t_body));
             k(ctx, out)
         })

@@ -323,7 +323,9 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
         return;
     };
     let name = format!("{}.{}", pred.class, call.name.name);
-    eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+    // The receiver must be provably non-null: producing an instance assumes
+    // it is (LANGUAGE.md section 4), so `null.q()` must never be created.
+    eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         let Some(recv) = recv else {
             return ctx.internal(&s, call.span.clone(), "predicate without receiver");
         };
@@ -408,7 +410,12 @@ fn exec_while(
         let snap = ctx.fresh_snap();
         produce(ctx, after, snap, &inv, &|ctx, s1| {
             eval(ctx, s1, cond, &|ctx, s2, tc| {
-                let mut out = s2.with_fact(Term::not(tc));
+                let exit = Term::not(tc);
+                // `while (true)` cannot complete normally.
+                if exit.is_false() {
+                    return;
+                }
+                let mut out = s2.with_fact(exit);
                 ctx.record(
                     &mut out,
                     cond.span.clone(),
@@ -420,8 +427,12 @@ fn exec_while(
     })
 }
 
-/// `join A` (paper section 6.1): every path must satisfy A; the first one to
-/// arrive continues from a single state made of A alone.
+/// `join A` (paper section 6.1): every path must satisfy A; the path then
+/// goes on from a single state made of A alone over what holds on every
+/// path of the unit (`Ctx::unit_base`: its path condition and old heap are
+/// the parts common to all its starting states). That state does not depend
+/// on which path arrives (the variables that differ are given fresh values),
+/// so it is explored once, from the first arrival.
 fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     let ob = Obligation::per_conjunct(Kind::JoinFailed);
     consume(ctx, s.clone(), a, Some(ob), &|_, _, _| {});
@@ -431,6 +442,7 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     let mut joined = s;
     joined.heap = Heap::new();
     joined.pc = ctx.unit_base.pc.clone();
+    joined.old = ctx.unit_base.old.clone();
     joined.obligation = None;
     let assigned = ctx.assigned.clone();
     havoc(ctx, &mut joined, &assigned);

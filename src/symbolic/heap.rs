@@ -172,6 +172,25 @@ impl Heap {
             .unwrap_or_default()
     }
 
+    /// The chunks every one of `heaps` holds (syntactically the same chunk
+    /// in each): what a `join` may keep of heaps that differ by path.
+    pub fn common(heaps: &[&Heap]) -> Heap {
+        let mut out = Heap::new();
+        if let Some((first, rest)) = heaps.split_first() {
+            for (_, c) in first.iter() {
+                let held = |h: &&Heap| {
+                    h.find_syntactic(c.name(), &c.key_terms())
+                        .and_then(|id| h.get(id))
+                        == Some(c)
+                };
+                if rest.iter().all(held) {
+                    out.add(c.clone());
+                }
+            }
+        }
+        out
+    }
+
     pub fn merge(&mut self, other: &Heap) {
         for (_, c) in other.iter() {
             self.add(c.clone());

@@ -5,7 +5,7 @@
 //! produced so far by this assertion (`H'`): assertions frame themselves.
 //! The produced chunks are then added to the heap of the state.
 
-use super::consume::{consume, is_predicate, is_spatial};
+use super::consume::{consume, is_predicate, is_spatial, snapshot_shape};
 use super::ctx::{Cont, Ctx};
 use super::eval::{eval, eval_call_operands};
 use super::heap::{Chunk, Heap};
@@ -14,10 +14,34 @@ use super::term::Term;
 use crate::syntax::ast::*;
 
 pub fn produce(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
+    produce_with(ctx, s, snap, a, false, k)
+}
+
+/// Produces a predicate body from the snapshot of a held instance. Unlike
+/// a fresh snapshot, that one is compared later with the snapshot of the
+/// body consumed again (`close`): the parts of it that hold no heap are
+/// assumed to be `unit`, as consuming them gives (see `prelude.smt2`), so
+/// that an instance opened and closed again unchanged is the same instance.
+pub fn produce_body(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
+    produce_with(ctx, s, snap, a, true, k)
+}
+
+/// What stays the same through one production: the heap it adds to (for
+/// separation) and whether snapshots of heap-less parts are `unit`.
+struct Target<'h> {
+    outer: &'h Heap,
+    unit_parts: bool,
+}
+
+fn produce_with(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, unit_parts: bool, k: Cont) {
     let outer = s.heap.clone();
     let mut inner = s;
     inner.heap = Heap::new();
-    produce_inner(ctx, inner, &outer, snap, a, &|ctx, done| {
+    let target = Target {
+        outer: &outer,
+        unit_parts,
+    };
+    produce_inner(ctx, inner, &target, snap, a, &|ctx, done| {
         let mut out = done;
         let mut heap = outer.clone();
         heap.merge(&out.heap);
@@ -26,25 +50,31 @@ pub fn produce(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
     })
 }
 
-fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k: Cont) {
+fn produce_inner(ctx: &mut Ctx, s: State, target: &Target, snap: Term, a: &Expr, k: Cont) {
     match &a.kind {
         // Figure 6, row 1: true.
-        ExprKind::Bool(true) => k(ctx, s),
+        ExprKind::Bool(true) => k(ctx, with_unit_snapshot(s, target, &snap)),
         // Figure 6, row 2: false — the path is unreachable.
         ExprKind::Bool(false) => {}
-        // Figure 6, row 5: φ1 * φ2 splits the snapshot.
+        // Figure 6, row 5: φ1 * φ2 splits the snapshot (between the
+        // conjuncts that hold heap parts only, as `consume` builds it).
         ExprKind::Binary(BinOp::And, l, r) => {
-            let (sl, sr) = (Term::first(snap.clone()), Term::second(snap));
-            produce_inner(ctx, s, outer, sl, l, &|ctx, s1| {
-                produce_inner(ctx, s1, outer, sr.clone(), r, k)
+            let (sl, sr) = match snapshot_shape(l, r) {
+                (true, true) => (Term::first(snap.clone()), Term::second(snap)),
+                (true, false) => (snap, Term::unit()),
+                (false, true) => (Term::unit(), snap),
+                (false, false) => (snap, Term::unit()),
+            };
+            produce_inner(ctx, s, target, sl, l, &|ctx, s1| {
+                produce_inner(ctx, s1, target, sr.clone(), r, k)
             })
         }
         ExprKind::Binary(BinOp::Implies, c, r) if is_spatial(r) => {
-            produce_cond(ctx, s, outer, snap, c, Some(r), None, k)
+            produce_cond(ctx, s, target, snap, c, Some(r), None, k)
         }
         // Figure 6, row 7: a conditional assertion splits the path.
         ExprKind::Cond(c, x, y) if is_spatial(x) || is_spatial(y) => {
-            produce_cond(ctx, s, outer, snap, c, Some(x), Some(y), k)
+            produce_cond(ctx, s, target, snap, c, Some(x), Some(y), k)
         }
         // Figure 6, row 3: acc(e.f) adds t.f ↦ toSort(snapshot).
         ExprKind::Acc(fe) => {
@@ -56,7 +86,7 @@ fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k:
             eval(ctx, s, recv, &|ctx, s, t| {
                 let mut s = s;
                 s.assume(Term::neq(t.clone(), Term::null()));
-                if !assume_separate(&mut s, outer, &name, &t) {
+                if !assume_separate(&mut s, target.outer, &name, &t) {
                     return;
                 }
                 s.heap.add(Chunk::Field {
@@ -92,8 +122,7 @@ fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k:
             let mut in_old = s1.clone();
             in_old.heap = s.old.clone();
             consume(ctx, in_old, inner, None, &|ctx, s2, snap_old| {
-                let mut out = s.clone();
-                out.pc = s2.pc;
+                let mut out = with_unit_snapshot(s.resume(&s2), target, &snap);
                 out.assume(Term::eq(snap_now.clone(), snap_old));
                 k(ctx, out)
             })
@@ -103,11 +132,20 @@ fn produce_inner(ctx: &mut Ctx, s: State, outer: &Heap, snap: Term, a: &Expr, k:
             if t.is_false() {
                 return;
             }
-            let mut s = s;
+            let mut s = with_unit_snapshot(s, target, &snap);
             s.assume(t);
             k(ctx, s)
         }),
     }
+}
+
+/// Consuming a part that holds no heap gives `unit` (see `produce_body`).
+fn with_unit_snapshot(s: State, target: &Target, snap: &Term) -> State {
+    let mut s = s;
+    if target.unit_parts && !matches!(snap.op(), super::term::Op::Unit) {
+        s.assume(Term::eq(snap.clone(), Term::unit()));
+    }
+    s
 }
 
 /// Separation (Figure 6, row 3): the new chunk's receiver differs from every
@@ -140,7 +178,7 @@ fn assume_separate(s: &mut State, outer: &Heap, field: &str, t: &Term) -> bool {
 fn produce_cond(
     ctx: &mut Ctx,
     s: State,
-    outer: &Heap,
+    target: &Target,
     snap: Term,
     c: &Expr,
     then: Option<&Expr>,
@@ -152,8 +190,8 @@ fn produce_cond(
             &s,
             &tc,
             &|ctx, branch, side| match if side { then } else { els } {
-                Some(a) => produce_inner(ctx, branch, outer, snap.clone(), a, k),
-                None => k(ctx, branch),
+                Some(a) => produce_inner(ctx, branch, target, snap.clone(), a, k),
+                None => k(ctx, with_unit_snapshot(branch, target, &snap)),
             },
         )
     })

@@ -84,6 +84,20 @@ impl PathCondition {
         self.facts_since(0)
     }
 
+    /// The facts every one of `pcs` holds (in the order of the first): what
+    /// is known on all paths that a `join` merges.
+    pub fn common(pcs: &[&PathCondition]) -> PathCondition {
+        let mut out = PathCondition::default();
+        if let Some((first, rest)) = pcs.split_first() {
+            for f in first.facts() {
+                if rest.iter().all(|pc| pc.contains(&f)) {
+                    out.add(f);
+                }
+            }
+        }
+        out
+    }
+
     /// Facts added after the first `base` ones, oldest first.
     pub fn facts_since(&self, base: usize) -> Vec<Term> {
         let mut out = Vec::new();
@@ -115,6 +129,10 @@ pub struct Obligation {
     /// An `assert`: a failure is reported once, then assumed.
     pub lenient: bool,
     pub reported: bool,
+    /// The facts of the top-level conjuncts (and branch conditions) met
+    /// before the first failure on this path, the failing fact included:
+    /// all that a failed lenient consumption leaves on the path.
+    pub assumed: Vec<Term>,
     /// Secondary places to show (e.g. the callee's `requires`).
     pub related: Vec<Label>,
     /// The store of the code that must establish the assertion, when the
@@ -123,6 +141,12 @@ pub struct Obligation {
 }
 
 impl Obligation {
+    /// Whether a fact met now is one a failed lenient consumption keeps: a
+    /// top-level one, with nothing failed before it on this path.
+    pub fn keeps_facts(&self) -> bool {
+        self.lenient && self.nested == 0 && !self.reported
+    }
+
     pub fn at(kind: Kind, span: Span) -> Obligation {
         Obligation {
             kind,
@@ -131,6 +155,7 @@ impl Obligation {
             nested: 0,
             lenient: false,
             reported: false,
+            assumed: Vec::new(),
             related: Vec::new(),
             outer_store: None,
         }
@@ -185,6 +210,10 @@ pub struct State {
     pub obligation: Option<Obligation>,
     /// Inside the body of an `opening` (for the termination check).
     pub opening_depth: u32,
+    /// Evaluating the body of a pure method for `use` or `using`: calls in
+    /// it are not unfolded again, and belong to that method's own
+    /// termination check, not to the one of the code being verified.
+    pub unfolding: bool,
 }
 
 impl State {
@@ -208,6 +237,24 @@ impl State {
             parent: self.trace.0.take(),
         };
         self.trace = Trace(Some(Arc::new(step)));
+    }
+
+    /// This state again after evaluating something in a derived one (another
+    /// heap or store): what was learned and what failed come back.
+    pub fn resume(&self, inner: &State) -> State {
+        let mut out = self.clone();
+        out.pc = inner.pc.clone();
+        out.obligation = inner.obligation.clone();
+        out
+    }
+
+    /// Notes a fact for `Obligation::assumed` if it is one to keep.
+    pub fn note_fact(&mut self, fact: &Term) {
+        if let Some(o) = self.obligation.as_mut()
+            && o.keeps_facts()
+        {
+            o.assumed.push(fact.clone());
+        }
     }
 
     pub fn var(&self, name: &str) -> Option<Term> {

@@ -266,6 +266,16 @@ impl Term {
     }
 
     pub fn combine(a: Term, b: Term) -> Term {
+        // combine(first(s), second(s)) = s (surjective pairing, an axiom of
+        // `prelude.smt2`): an instance closed from its own opened body
+        // gets back the snapshot it was opened with.
+        if let (Op::App(f), Op::App(g)) = (a.op(), b.op())
+            && &**f == prelude::FIRST
+            && &**g == prelude::SECOND
+            && a.args() == b.args()
+        {
+            return a.args()[0].clone();
+        }
         Term::app(prelude::COMBINE, vec![a, b], Sort::Snap)
     }
 

@@ -1,6 +1,8 @@
 //! Validity (paper section 3.5, Definitions 3–5): what it takes for each
 //! member of a program to be correct.
 
+use std::cell::RefCell;
+
 use super::consume::consume;
 use super::ctx::Ctx;
 use super::eval::eval;
@@ -8,7 +10,7 @@ use super::exec::exec_block;
 use super::heap::Heap;
 use super::produce::produce;
 use super::program::{MethodInfo, PredInfo, PureInfo, sort_of};
-use super::state::{Obligation, State};
+use super::state::{Obligation, PathCondition, State};
 use super::term::{Sort, Term};
 use crate::diag::Kind;
 use crate::syntax::ast::{Param, Span};
@@ -59,18 +61,49 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         return;
     }
 
+    // The precondition may split the path; a `join` in the body merges all
+    // of its paths, so the unit's base is what they have in common.
+    let starts = RefCell::new(Vec::new());
     let snap = ctx.fresh_snap();
-    produce(ctx, s0, snap, &m.pre, &|ctx, s1| {
+    produce(ctx, s0.clone(), snap, &m.pre, &|ctx, s1| {
         let mut s2 = s1;
         s2.old = s2.heap.clone();
         ctx.record(&mut s2, m.pre.span.clone(), "precondition produced");
-        ctx.unit_base = s2.clone();
-        let post = |ctx: &mut Ctx, end: State| {
-            let ob = Obligation::per_conjunct(Kind::PostconditionFailed);
-            consume(ctx, end, &m.post, Some(ob), &|_, _, _| {});
-        };
-        exec_block(ctx, s2, &m.decl.body.stmts, &post, &post)
+        starts.borrow_mut().push(s2);
     });
+    let starts = starts.into_inner();
+    ctx.unit_base = common_part(&starts);
+
+    // In the postcondition a parameter denotes its value on entry (LANGUAGE.md
+    // section 3), whatever the body assigned to it since: the caller reads
+    // the contract with the arguments it passed.
+    let entry = s0.store.clone();
+    let post = |ctx: &mut Ctx, end: State| {
+        let mut end = end;
+        let result = end.store.get("result").cloned();
+        end.store = entry.clone();
+        if let Some(r) = result {
+            end.store.insert("result".into(), r);
+        }
+        let ob = Obligation::per_conjunct(Kind::PostconditionFailed);
+        consume(ctx, end, &m.post, Some(ob), &|_, _, _| {});
+    };
+    for s2 in starts {
+        exec_block(ctx, s2, &m.decl.body.stmts, &post, &post);
+    }
+}
+
+/// What holds in every one of `states` (which share their store's values
+/// for everything not assigned): the common facts and old-heap chunks.
+fn common_part(states: &[State]) -> State {
+    let Some(first) = states.first() else {
+        return State::default();
+    };
+    let mut base = first.clone();
+    base.heap = Heap::new();
+    base.pc = PathCondition::common(&states.iter().map(|s| &s.pc).collect::<Vec<_>>());
+    base.old = Heap::common(&states.iter().map(|s| &s.old).collect::<Vec<_>>());
+    base
 }
 
 /// Definition 5 and section 3.6: a pure method's precondition and body are
