@@ -186,11 +186,14 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                 }
                 let reason = format!("`{}` might not hold", ctx.text(&a.span));
                 if let Some(mut s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
-                    // The first failing fact is the one assumed afterwards.
+                    // The first failing fact is the one assumed afterwards;
+                    // facts after it are not assumed even here, where they
+                    // could only cut the consumption's path short.
                     if keeps && let Some(o) = s.obligation.as_mut() {
                         o.assumed.push(t.clone());
+                        s.assume(t);
                     }
-                    k(ctx, s.with_fact(t), h2.clone(), Term::unit())
+                    k(ctx, s, h2.clone(), Term::unit())
                 }
             })
         }

@@ -381,9 +381,16 @@ fn exec_while(
     start.heap = Heap::new();
     start.obligation = None;
     havoc(ctx, &mut start, &assigned);
-    let saved = ctx.enter_unit(&start);
+    // The invariant may split the path; a `join` in the body merges all of
+    // its paths, so the unit's base is what they have in common.
+    let starts = RefCell::new(Vec::new());
     let snap = ctx.fresh_snap();
-    produce(ctx, start, snap, &inv, &|ctx, s1| {
+    produce(ctx, start, snap, &inv, &|_, s1| {
+        starts.borrow_mut().push(s1)
+    });
+    let starts = starts.into_inner();
+    let saved = ctx.enter_unit(&State::common(&starts));
+    for s1 in starts {
         eval(ctx, s1, cond, &|ctx, s2, tc| {
             if !ctx.may_hold(&s2, &tc, "can the loop body run?") {
                 return;
@@ -399,8 +406,8 @@ fn exec_while(
                 consume(ctx, end, &inv, Some(ob), &|_, _, _| {});
             };
             exec_block(ctx, s3, &body.stmts, &preserve, ret)
-        })
-    });
+        });
+    }
     ctx.leave_unit(saved);
 
     let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);

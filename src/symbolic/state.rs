@@ -239,6 +239,20 @@ impl State {
         self.trace = Trace(Some(Arc::new(step)));
     }
 
+    /// What holds in every one of `states` (which agree on the values of
+    /// the variables a `join` keeps): their common facts and old-heap
+    /// chunks, with an empty heap.
+    pub fn common(states: &[State]) -> State {
+        let Some(first) = states.first() else {
+            return State::default();
+        };
+        let mut base = first.clone();
+        base.heap = Heap::new();
+        base.pc = PathCondition::common(&states.iter().map(|s| &s.pc).collect::<Vec<_>>());
+        base.old = Heap::common(&states.iter().map(|s| &s.old).collect::<Vec<_>>());
+        base
+    }
+
     /// This state again after evaluating something in a derived one (another
     /// heap or store): what was learned and what failed come back.
     pub fn resume(&self, inner: &State) -> State {

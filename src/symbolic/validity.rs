@@ -10,7 +10,7 @@ use super::exec::exec_block;
 use super::heap::Heap;
 use super::produce::produce;
 use super::program::{MethodInfo, PredInfo, PureInfo, sort_of};
-use super::state::{Obligation, PathCondition, State};
+use super::state::{Obligation, State};
 use super::term::{Sort, Term};
 use crate::diag::Kind;
 use crate::syntax::ast::{Param, Span};
@@ -72,7 +72,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         starts.borrow_mut().push(s2);
     });
     let starts = starts.into_inner();
-    ctx.unit_base = common_part(&starts);
+    ctx.unit_base = State::common(&starts);
 
     // In the postcondition a parameter denotes its value on entry (LANGUAGE.md
     // section 3), whatever the body assigned to it since: the caller reads
@@ -91,19 +91,6 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     for s2 in starts {
         exec_block(ctx, s2, &m.decl.body.stmts, &post, &post);
     }
-}
-
-/// What holds in every one of `states` (which share their store's values
-/// for everything not assigned): the common facts and old-heap chunks.
-fn common_part(states: &[State]) -> State {
-    let Some(first) = states.first() else {
-        return State::default();
-    };
-    let mut base = first.clone();
-    base.heap = Heap::new();
-    base.pc = PathCondition::common(&states.iter().map(|s| &s.pc).collect::<Vec<_>>());
-    base.old = Heap::common(&states.iter().map(|s| &s.old).collect::<Vec<_>>());
-    base
 }
 
 /// Definition 5 and section 3.6: a pure method's precondition and body are
