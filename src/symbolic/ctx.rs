@@ -157,6 +157,11 @@ impl<'z> Ctx<'z> {
         if cond.is_false() {
             return false;
         }
+        // May over-approximate: a branch explored on an infeasible path
+        // costs time, never soundness (`fail` checks the path first).
+        if s.pc.is_open_choice(cond) && !s.pc.is_known_false() {
+            return true;
+        }
         !self.prove(s, &Term::not(cond.clone()), why)
     }
 

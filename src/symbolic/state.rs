@@ -21,6 +21,9 @@ pub type Store = OrdMap<Arc<str>, Term>;
 pub struct PathCondition {
     head: Option<Arc<PcNode>>,
     facts: HashSet<Term>,
+    /// Every variable some fact mentions: a condition over none of them is
+    /// decided without the solver (`Term::is_free_choice`).
+    vars: HashSet<u32>,
 }
 
 pub struct PcNode {
@@ -55,6 +58,9 @@ impl PathCondition {
             return;
         }
         self.facts.insert(fact.clone());
+        fact.for_each_var(&mut |id| {
+            self.vars.insert(id);
+        });
         let len = self.len() + 1;
         self.head = Some(Arc::new(PcNode {
             fact,
@@ -72,6 +78,18 @@ impl PathCondition {
     /// Whether the fact is literally on the path (no solver needed).
     pub fn contains(&self, fact: &Term) -> bool {
         fact.is_true() || self.facts.contains(fact)
+    }
+
+    /// Whether `cond` and its negation may both hold wherever the path is
+    /// feasible, decided without the solver: its variables are
+    /// unconstrained by the path and it is a free choice over them.
+    pub fn is_open_choice(&self, cond: &Term) -> bool {
+        if !cond.is_free_choice() {
+            return false;
+        }
+        let mut free = true;
+        cond.for_each_var(&mut |id| free &= !self.vars.contains(&id));
+        free
     }
 
     /// Whether `false` was added: the path is known infeasible.
@@ -304,5 +322,32 @@ mod tests {
         ));
         assert_eq!(b.facts_since(1), vec![Term::eq(x.clone(), Term::int(3))]);
         assert!(b.contains(&Term::eq(Term::int(3), x)));
+    }
+
+    #[test]
+    fn open_choices_are_decided_without_the_solver() {
+        let x = Term::var(1, "x", Sort::Int, VarKind::Plain);
+        let y = Term::var(2, "y", Sort::Int, VarKind::Plain);
+        let b = Term::var(3, "b", Sort::Bool, VarKind::Plain);
+        let r = Term::var(4, "r", Sort::Ref, VarKind::Plain);
+        let mut pc = PathCondition::default();
+        let x_zero = Term::eq(x.clone(), Term::int(0));
+        assert!(pc.is_open_choice(&x_zero));
+        assert!(pc.is_open_choice(&Term::not(x_zero.clone())));
+        assert!(pc.is_open_choice(&Term::lt(x.clone(), y.clone())));
+        assert!(pc.is_open_choice(&b));
+        // Not free choices: references, arithmetic, a variable against itself.
+        assert!(!pc.is_open_choice(&Term::eq(r, Term::null())));
+        assert!(!pc.is_open_choice(&Term::eq(
+            Term::add(x.clone(), y.clone()),
+            Term::int(1)
+        )));
+        assert!(!pc.is_open_choice(&Term::le(x.clone(), x.clone())));
+        // Once the path mentions a variable, the solver decides.
+        pc.add(Term::lt(Term::int(5), y.clone()));
+        assert!(pc.is_open_choice(&x_zero));
+        assert!(!pc.is_open_choice(&Term::lt(x.clone(), y)));
+        pc.add(Term::not(x_zero.clone()));
+        assert!(!pc.is_open_choice(&x_zero));
     }
 }

@@ -265,6 +265,51 @@ impl Term {
         Term::mk(Op::App(name.into()), args, sort)
     }
 
+    /// The id of a variable term.
+    pub fn var_id(&self) -> Option<u32> {
+        match self.op() {
+            Op::Var { id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` with the id of every variable in the term (once per
+    /// shared subterm at most as often as it is reached).
+    pub fn for_each_var(&self, f: &mut dyn FnMut(u32)) {
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            match t.var_id() {
+                Some(id) => f(id),
+                None => stack.extend(t.args()),
+            }
+        }
+    }
+
+    /// Whether both this condition and its negation are satisfiable for
+    /// some values of its variables whatever the other variables are, when
+    /// none of its variables is constrained by anything else: a comparison
+    /// of distinct integer variables and integer literals, a boolean
+    /// variable, or the negation of one. (Integers are unbounded, so every
+    /// such comparison can go either way; references are left out, since
+    /// nothing says there is a second one besides `null`.)
+    pub fn is_free_choice(&self) -> bool {
+        match self.op() {
+            Op::Not => self.args()[0].is_free_choice(),
+            Op::Var { .. } => self.sort() == Sort::Bool,
+            Op::Eq | Op::Lt | Op::Le => {
+                let [a, b] = self.args() else { return false };
+                let operand = |t: &Term| {
+                    (t.sort() == Sort::Int && t.var_id().is_some()) || t.as_int().is_some()
+                };
+                operand(a)
+                    && operand(b)
+                    && (a.var_id().is_some() || b.var_id().is_some())
+                    && a != b
+            }
+            _ => false,
+        }
+    }
+
     pub fn combine(a: Term, b: Term) -> Term {
         // combine(first(s), second(s)) = s (surjective pairing, an axiom of
         // `prelude.smt2`): an instance closed from its own opened body
