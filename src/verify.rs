@@ -1,19 +1,21 @@
 //! The library API every front end uses: source text in, a report out.
 //!
-//! Members are verified in parallel, one Z3 context per thread and a fresh
-//! solver per member (so results never depend on scheduling), on threads
-//! with large stacks: continuations nest once per block and per rule.
+//! Members are verified in parallel, as tasks on a shared queue; a method's
+//! paths may be split into several tasks (`symbolic::route`). Each task runs
+//! in a Z3 context of its own, so its answers never depend on scheduling or
+//! on the thread count, on threads with large stacks (continuations nest
+//! once per block and per rule).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::diag::{Diagnostic, Kind};
 use crate::solver::Solver;
 use crate::symbolic::ctx::{Ctx, Failure};
 use crate::symbolic::program::ProgramInfo;
+use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
 use crate::symbolic::validity;
 use crate::syntax::ast::Span;
@@ -268,6 +270,81 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
     out
 }
 
+/// One unit of work: a member, or (for a method whose paths are split
+/// between threads, `symbolic::route`) the part of it below `route`.
+struct Task {
+    member: usize,
+    route: Option<Vec<bool>>,
+}
+
+/// What one task found.
+struct TaskOutput {
+    route: Vec<bool>,
+    report: MemberReport,
+}
+
+/// Tasks waiting, and how many are running (a running task may add more).
+struct Queue {
+    state: Mutex<(VecDeque<Task>, usize)>,
+    changed: Condvar,
+}
+
+impl Queue {
+    fn push(&self, t: Task) {
+        if let Ok(mut q) = self.state.lock() {
+            q.0.push_back(t);
+        }
+        self.changed.notify_one();
+    }
+
+    /// The next task, or `None` when every task is done.
+    fn next(&self) -> Option<Task> {
+        let mut q = self.state.lock().ok()?;
+        loop {
+            if let Some(t) = q.0.pop_front() {
+                q.1 += 1;
+                return Some(t);
+            }
+            if q.1 == 0 {
+                self.changed.notify_all();
+                return None;
+            }
+            q = self.changed.wait(q).ok()?;
+        }
+    }
+
+    fn done(&self) {
+        if let Ok(mut q) = self.state.lock() {
+            q.1 -= 1;
+        }
+        self.changed.notify_all();
+    }
+}
+
+/// Whether a member's paths are split between tasks: a method body without
+/// `join` (whose merged continuation every task would explore again), when
+/// neither the whole tree nor one SMT log per member is wanted.
+fn splits_paths(info: &ProgramInfo, m: &Member, opts: &Options) -> bool {
+    matches!(m.kind, MemberKind::Method | MemberKind::Constructor)
+        && !opts.keep_steps
+        && !opts.smt_log
+        && info
+            .method(&m.class, &m.member)
+            .is_some_and(|mi| !has_join(&mi.decl.body.stmts))
+}
+
+fn has_join(stmts: &[crate::syntax::ast::Stmt]) -> bool {
+    use crate::syntax::ast::StmtKind;
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Join(_) => true,
+        StmtKind::If { then, els, .. } => {
+            has_join(&then.stmts) || els.as_ref().is_some_and(|b| has_join(&b.stmts))
+        }
+        StmtKind::While { body, .. } => has_join(&body.stmts),
+        _ => false,
+    })
+}
+
 /// Verifies every member of a checked program; reports in source order.
 pub fn verify_program(
     program: crate::syntax::ast::Program,
@@ -277,37 +354,53 @@ pub fn verify_program(
     let info = Arc::new(ProgramInfo::new(program));
     let members = Arc::new(members(&info));
     let source: Arc<str> = source.into();
-    let results: Arc<Mutex<Vec<Option<MemberReport>>>> =
-        Arc::new(Mutex::new(vec![None; members.len()]));
-    let next = Arc::new(AtomicUsize::new(0));
+    let outputs: Arc<Mutex<Vec<Vec<TaskOutput>>>> =
+        Arc::new(Mutex::new((0..members.len()).map(|_| Vec::new()).collect()));
+    let queue = Arc::new(Queue {
+        state: Mutex::new((VecDeque::new(), 0)),
+        changed: Condvar::new(),
+    });
+    for (i, m) in members.iter().enumerate() {
+        let route = splits_paths(&info, m, opts).then(Vec::new);
+        queue.push(Task { member: i, route });
+    }
     let jobs = match opts.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
-    .clamp(1, members.len().max(1));
+    .max(1);
+    let funs = Arc::new(info.fun_decls());
     let mut handles = Vec::new();
     let mut unverified = "the verifier thread stopped".to_string();
     for _ in 0..jobs {
-        let (info, members, source, results, next, opts) = (
+        let (info, members, source, outputs, queue, funs, opts) = (
             info.clone(),
             members.clone(),
             source.clone(),
-            results.clone(),
-            next.clone(),
+            outputs.clone(),
+            queue.clone(),
+            funs.clone(),
             opts.clone(),
         );
         let spawned = std::thread::Builder::new()
             .stack_size(STACK_BYTES)
             .spawn(move || {
-                let z3 = z3::Context::new(&z3::Config::new());
-                let funs = info.fun_decls();
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(m) = members.get(i) else { break };
-                    let report = verify_member(&z3, &info, &source, &funs, m, &opts);
-                    if let Ok(mut r) = results.lock() {
-                        r[i] = Some(report);
+                while let Some(task) = queue.next() {
+                    let m = &members[task.member];
+                    let donate_to = queue.clone();
+                    let member = task.member;
+                    let donate: Donate = Arc::new(move |route| {
+                        donate_to.push(Task {
+                            member,
+                            route: Some(route),
+                        })
+                    });
+                    let route = task.route.map(|r| Route::new(r, donate));
+                    let out = verify_member(&info, &source, &funs, m, route, &opts);
+                    if let Ok(mut o) = outputs.lock() {
+                        o[task.member].push(out);
                     }
+                    queue.done();
                 }
             });
         match spawned {
@@ -323,12 +416,15 @@ pub fn verify_program(
     for h in handles {
         let _ = h.join();
     }
-    let results = results.lock().map(|r| r.clone()).unwrap_or_default();
-    results
+    let outputs = outputs
+        .lock()
+        .map(|mut o| std::mem::take(&mut *o))
+        .unwrap_or_default();
+    outputs
         .into_iter()
         .zip(members.iter())
-        .map(|(r, m)| {
-            r.unwrap_or_else(|| MemberReport {
+        .map(|(tasks, m)| {
+            merge_tasks(tasks).unwrap_or_else(|| MemberReport {
                 name: m.name.clone(),
                 kind: m.kind,
                 span: m.span.clone(),
@@ -340,6 +436,30 @@ pub fn verify_program(
             })
         })
         .collect()
+}
+
+/// One member's report from those of its tasks: an error reached by
+/// several tasks' paths (their common prefix, or the same place on two
+/// paths) is kept from the path a single depth-first run meets first.
+fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
+    tasks.sort_by(|a, b| a.route.cmp(&b.route));
+    let mut tasks = tasks.into_iter();
+    let mut report = tasks.next()?.report;
+    for t in tasks {
+        for e in t.report.errors {
+            let seen = report
+                .errors
+                .iter()
+                .any(|f| f.diag.kind == e.diag.kind && f.diag.span == e.diag.span);
+            if !seen {
+                report.errors.push(e);
+            }
+        }
+        report.millis += t.report.millis;
+        report.queries += t.report.queries;
+    }
+    report.errors.sort_by_key(|e| e.diag.span.start);
+    Some(report)
 }
 
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
@@ -355,17 +475,21 @@ fn internal_error(m: &Member, why: &str) -> ErrorReport {
     }
 }
 
+/// Verifies a member (or a task's part of it) in a Z3 context of its own,
+/// so that nothing another member or task did can change its answers.
 fn verify_member(
-    z3: &z3::Context,
     info: &Arc<ProgramInfo>,
     source: &Arc<str>,
     funs: &[crate::solver::FunDecl],
     m: &Member,
+    route: Option<Route>,
     opts: &Options,
-) -> MemberReport {
+) -> TaskOutput {
     let start = Instant::now();
-    let solver = Solver::new(z3, funs, opts.timeout_ms, opts.smt_log);
+    let z3 = z3::Context::new(&z3::Config::new());
+    let solver = Solver::new(&z3, funs, opts.timeout_ms, opts.smt_log);
     let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+    ctx.route = route;
     if opts.keep_steps {
         ctx.all_steps = Some(Vec::new());
     }
@@ -405,15 +529,23 @@ fn verify_member(
         .solver
         .take_log()
         .map(|log| format!("; Sift: {}\n{log}", m.name));
-    MemberReport {
-        name: m.name.clone(),
-        kind: m.kind,
-        span: m.span.clone(),
-        errors,
-        tree,
-        millis: start.elapsed().as_secs_f64() * 1000.0,
-        queries,
-        smt_log,
+    let route = ctx
+        .route
+        .as_ref()
+        .map(|r| r.choices().to_vec())
+        .unwrap_or_default();
+    TaskOutput {
+        route,
+        report: MemberReport {
+            name: m.name.clone(),
+            kind: m.kind,
+            span: m.span.clone(),
+            errors,
+            tree,
+            millis: start.elapsed().as_secs_f64() * 1000.0,
+            queries,
+            smt_log,
+        },
     }
 }
 

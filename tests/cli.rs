@@ -221,3 +221,45 @@ fn a_long_straight_line_method_verifies() {
     let o = sift(&["verify", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// The JSON report without the timings, which vary from run to run.
+fn json_without_times(o: &Output) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("time_ms");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn reports_are_the_same_whatever_the_thread_count() {
+    let file = format!(
+        "{}/tests/programs/verify/split_paths.sift",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let runs: Vec<serde_json::Value> = ["1", "2", "3"]
+        .iter()
+        .map(|j| {
+            let o = sift(&["verify", "--json", "--jobs", j, &file]);
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            json_without_times(&o)
+        })
+        .collect();
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
+    let lines: Vec<u64> = runs[0]["files"][0]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["line"].as_u64().expect("line"))
+        .collect();
+    assert_eq!(lines, vec![7, 9, 16, 23]);
+}

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::program::ProgramInfo;
+use super::route::Route;
 use super::state::{Obligation, State, Step, Trace};
 use super::term::{Sort, Term, VarKind};
 use crate::diag::{Diagnostic, Kind};
@@ -52,6 +53,11 @@ pub struct Ctx<'z> {
     /// Every recorded step of every path, when the whole execution tree is
     /// wanted (stepping, hover); failures only keep their own path otherwise.
     pub all_steps: Option<Vec<Arc<Step>>>,
+    /// The task's choices at the first splits of a method body (`route`).
+    pub route: Option<Route>,
+    /// How many loop bodies are being verified inside each other: their
+    /// splits are not routed (a task's routed path goes on after them).
+    loop_depth: u32,
 }
 
 impl<'z> Ctx<'z> {
@@ -74,6 +80,8 @@ impl<'z> Ctx<'z> {
             last_refuted: None,
             assigned: Default::default(),
             all_steps: None,
+            route: None,
+            loop_depth: 0,
         }
     }
 
@@ -116,10 +124,12 @@ impl<'z> Ctx<'z> {
         );
         self.unit = self.next_unit;
         self.next_unit += 1;
+        self.loop_depth += 1;
         saved
     }
 
     pub fn leave_unit(&mut self, saved: (u32, State)) {
+        self.loop_depth -= 1;
         self.unit = saved.0;
         self.unit_base = saved.1;
     }
@@ -169,6 +179,22 @@ impl<'z> Ctx<'z> {
     /// of `cond` that may be reachable, with that side's fact on the path;
     /// `f` learns which side (`true` for `cond`).
     pub fn cases(&mut self, s: &State, cond: &Term, f: &dyn Fn(&mut Ctx, State, bool)) {
+        if let Some(route) = self.route.as_ref()
+            && route.active()
+            && self.loop_depth == 0
+        {
+            let neg = Term::not(cond.clone());
+            let then_ok = self.may_hold(s, cond, "may the condition hold?");
+            let else_ok = self.may_hold(s, &neg, "may the condition fail?");
+            let second = match (then_ok, else_ok) {
+                (true, true) => self.route.as_mut().is_some_and(|r| r.choose()),
+                (true, false) => false,
+                (false, true) => true,
+                (false, false) => return,
+            };
+            let fact = if second { neg } else { cond.clone() };
+            return f(self, s.with_fact(fact), !second);
+        }
         for (c, side) in [(cond.clone(), true), (Term::not(cond.clone()), false)] {
             let why = if side {
                 "may the condition hold?"

@@ -8,6 +8,7 @@ pub mod exec;
 pub mod heap;
 pub mod produce;
 pub mod program;
+pub mod route;
 pub mod state;
 pub mod term;
 pub mod validity;

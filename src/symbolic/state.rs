@@ -338,10 +338,7 @@ mod tests {
         assert!(pc.is_open_choice(&b));
         // Not free choices: references, arithmetic, a variable against itself.
         assert!(!pc.is_open_choice(&Term::eq(r, Term::null())));
-        assert!(!pc.is_open_choice(&Term::eq(
-            Term::add(x.clone(), y.clone()),
-            Term::int(1)
-        )));
+        assert!(!pc.is_open_choice(&Term::eq(Term::add(x.clone(), y.clone()), Term::int(1))));
         assert!(!pc.is_open_choice(&Term::le(x.clone(), x.clone())));
         // Once the path mentions a variable, the solver decides.
         pc.add(Term::lt(Term::int(5), y.clone()));

@@ -301,10 +301,7 @@ impl Term {
                 let operand = |t: &Term| {
                     (t.sort() == Sort::Int && t.var_id().is_some()) || t.as_int().is_some()
                 };
-                operand(a)
-                    && operand(b)
-                    && (a.var_id().is_some() || b.var_id().is_some())
-                    && a != b
+                operand(a) && operand(b) && (a.var_id().is_some() || b.var_id().is_some()) && a != b
             }
             _ => false,
         }

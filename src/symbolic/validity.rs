@@ -44,6 +44,8 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         m.decl.name.span.clone(),
     );
 
+    // A task's route applies to the body's paths, not to this check.
+    let route = ctx.route.take();
     let before = ctx.failures.len();
     let snap = ctx.fresh_snap();
     produce(ctx, s0.clone(), snap, &m.pre, &|ctx, s1| {
@@ -61,6 +63,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         return;
     }
 
+    ctx.route = route;
     // The precondition may split the path; a `join` in the body merges all
     // of its paths, so the unit's base is what they have in common.
     let starts = RefCell::new(Vec::new());
