@@ -51,6 +51,10 @@ enum Command {
         /// Verifier threads (default: one per core).
         #[arg(long, value_name = "N", default_value_t = 0)]
         jobs: usize,
+        /// Do not infer the `open`, `close` and `use` statements left out:
+        /// the program must contain them all.
+        #[arg(long)]
+        no_infer: bool,
     },
     /// Run the language server on stdin/stdout.
     Lsp,
@@ -68,6 +72,9 @@ enum Command {
         /// Give up on a single solver query after this many seconds.
         #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
         timeout: f64,
+        /// Do not infer the `open`, `close` and `use` statements left out.
+        #[arg(long)]
+        no_infer: bool,
     },
 }
 
@@ -87,6 +94,7 @@ fn main() -> ExitCode {
             smt_log,
             trace,
             jobs,
+            no_infer,
         } => {
             if !(timeout.is_finite() && timeout > 0.0) {
                 eprintln!("error: --timeout must be a positive number of seconds");
@@ -97,6 +105,7 @@ fn main() -> ExitCode {
                 jobs,
                 smt_log: smt_log.is_some(),
                 keep_steps: false,
+                infer: !no_infer,
             };
             verify(&files, &opts, as_json, trace, smt_log.as_deref())
         }
@@ -104,7 +113,8 @@ fn main() -> ExitCode {
             file,
             method,
             timeout,
-        } => sift::debug::run(&file, method.as_deref(), timeout),
+            no_infer,
+        } => sift::debug::run(&file, method.as_deref(), timeout, !no_infer),
         Command::Lsp => match sift::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -34,6 +34,8 @@ pub struct Options {
     /// Keep every step of every path (`MemberReport::tree`), for stepping
     /// through the execution and for hovers; errors always keep their path.
     pub keep_steps: bool,
+    /// Infer the ghost statements left out (LANGUAGE.md section 4b).
+    pub infer: bool,
 }
 
 impl Default for Options {
@@ -43,6 +45,7 @@ impl Default for Options {
             jobs: 0,
             smt_log: false,
             keep_steps: false,
+            infer: true,
         }
     }
 }
@@ -490,6 +493,7 @@ fn verify_member(
     let solver = Solver::new(&z3, funs, opts.timeout_ms, opts.smt_log);
     let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
     ctx.route = route;
+    ctx.infer = opts.infer;
     if opts.keep_steps {
         ctx.all_steps = Some(Vec::new());
     }

@@ -40,17 +40,41 @@ fn expected(source: &str) -> Result<BTreeMap<(String, usize), usize>, String> {
     Ok(out)
 }
 
+/// The inference modes a file is checked in (LANGUAGE.md section 4b): both,
+/// unless a line `// sift-test: infer` or `// sift-test: no-infer` says that
+/// its annotations hold in that mode only.
+fn modes(source: &str) -> Vec<bool> {
+    let directive = source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// sift-test:"))
+        .map(str::trim);
+    match directive {
+        Some("infer") => vec![true],
+        Some("no-infer") => vec![false],
+        _ => vec![true, false],
+    }
+}
+
 fn check_file(path: &Path) -> Result<(), String> {
     let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let want = expected(&source)?;
+    for infer in modes(&source) {
+        check_mode(path, &source, infer)
+            .map_err(|e| format!("with{} inference: {e}", if infer { "" } else { "out" }))?;
+    }
+    Ok(())
+}
+
+fn check_mode(path: &Path, source: &str, infer: bool) -> Result<(), String> {
+    let want = expected(source)?;
     let opts = Options {
         timeout_ms: 20_000,
+        infer,
         ..Options::default()
     };
-    let report = verify_source(&path.display().to_string(), &source, &opts);
+    let report = verify_source(&path.display().to_string(), source, &opts);
     let mut got = BTreeMap::new();
     for e in &report.errors {
-        let (line, _) = line_col(&source, e.diag.span.start);
+        let (line, _) = line_col(source, e.diag.span.start);
         *got.entry((e.diag.kind.as_str().to_string(), line))
             .or_insert(0) += 1;
     }
@@ -78,7 +102,7 @@ fn check_file(path: &Path) -> Result<(), String> {
         .map(|e| {
             format!(
                 "    line {}: {} — {} {:?}",
-                line_col(&source, e.diag.span.start).0,
+                line_col(source, e.diag.span.start).0,
                 e.diag.kind,
                 e.diag.message,
                 e.diag.notes

@@ -220,7 +220,7 @@ impl Session {
 }
 
 /// `sift debug FILE [--method C.m] [--timeout S]`.
-pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64) -> ExitCode {
+pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64, infer: bool) -> ExitCode {
     if !(timeout_secs.is_finite() && timeout_secs > 0.0) {
         eprintln!("error: --timeout must be a positive number of seconds");
         return ExitCode::from(2);
@@ -241,6 +241,7 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64) -> ExitCode {
     };
     let opts = Options {
         timeout_ms: (timeout_secs * 1000.0).min(u32::MAX as f64) as u32,
+        infer,
         ..Options::default()
     };
     let (mut session, intro) = match Session::open(&shown, &source, method, &opts) {

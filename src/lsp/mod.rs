@@ -54,6 +54,8 @@ struct Config {
     /// Per-query solver timeout and verifier threads.
     timeout_ms: u32,
     jobs: usize,
+    /// Ghost statement inference (setting `infer`, default on).
+    infer: bool,
 }
 
 impl Config {
@@ -65,6 +67,10 @@ impl Config {
             timeout_ms: num("timeoutMs")
                 .map_or(defaults.timeout_ms, |t| t.clamp(1, u32::MAX as u64) as u32),
             jobs: num("jobs").map_or(defaults.jobs, |j| j.min(256) as usize),
+            infer: v
+                .get("infer")
+                .and_then(Value::as_bool)
+                .unwrap_or(defaults.infer),
         }
     }
 }
@@ -409,6 +415,7 @@ impl Server {
             jobs: self.config.jobs,
             smt_log: false,
             keep_steps: true,
+            infer: self.config.infer,
         };
         for (key, d) in self.docs.iter_mut() {
             if d.verify_at.is_none_or(|at| at > now) {

@@ -5,15 +5,16 @@
 //! began; chunks are removed from what the earlier conjuncts left (`H2`).
 
 use super::ctx::{Ctx, TermCont};
-use super::eval::{eval, eval_call_operands};
+use super::eval::{eval, eval_call_operands, find_chunk};
 use super::heap::{Chunk, ChunkId, Heap};
+use super::infer::{close_for, open_for_field};
 use super::state::{Obligation, State};
 use super::term::Term;
 use crate::diag::Kind;
 use crate::syntax::ast::*;
 
 /// The rest of a consumption: state, remaining heap `H2`, snapshot.
-type Rest<'k> = &'k dyn Fn(&mut Ctx, State, Heap, Term);
+pub type Rest<'k> = &'k dyn Fn(&mut Ctx, State, Heap, Term);
 
 /// Consumes `a` from the heap of `s` under obligation `ob` (which decides how
 /// failures are reported, unless an outer obligation is already active;
@@ -89,7 +90,7 @@ fn at_conjunct(mut s: State, span: &Span) -> State {
     s
 }
 
-fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
+pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
     match &a.kind {
         // Figure 7, row 5: φ1 * φ2 — the snapshot combines both parts.
         ExprKind::Binary(BinOp::And, l, r) => consume_inner(ctx, s, h2, l, &|ctx, s1, h2, sl| {
@@ -119,15 +120,19 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             let name = format!("{class}.{}", field.name);
             let what = format!("acc({})", ctx.text(&fe.span));
             eval(ctx, s, recv, &|ctx, s, t| {
-                take_chunk(
+                let key = std::slice::from_ref(&t);
+                if let Some(id) = find_chunk(ctx, &s, &h2, &name, key) {
+                    return take(ctx, s, &h2, id, fe.span.clone(), k);
+                }
+                open_for_field(
                     ctx,
                     s,
                     h2.clone(),
                     &name,
-                    vec![t],
+                    &t,
                     fe.span.clone(),
-                    &what,
-                    k,
+                    &|ctx, st, opened, id| take(ctx, st, &opened, id, fe.span.clone(), k),
+                    &|ctx, st| missing_chunk(ctx, st, h2.clone(), fe.span.clone(), &what, None, k),
                 )
             })
         }
@@ -137,10 +142,33 @@ fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             let class = call.target.as_ref().map_or("", |t| t.class.as_str());
             let name = format!("{class}.{}", call.name.name);
             let what = ctx.text(&a.span);
+            let prog = ctx.prog.clone();
+            let Some(pred) = call
+                .target
+                .as_ref()
+                .and_then(|t| prog.predicate(&t.class, &call.name.name))
+            else {
+                return ctx.internal(&s, a.span.clone(), "not a predicate instance");
+            };
             eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
-                let mut key: Vec<Term> = recv.into_iter().collect();
-                key.extend(args);
-                take_chunk(ctx, s, h2.clone(), &name, key, a.span.clone(), &what, k)
+                let mut key: Vec<Term> = recv.iter().cloned().collect();
+                key.extend(args.iter().cloned());
+                if let Some(id) = find_chunk(ctx, &s, &h2, &name, &key) {
+                    return take(ctx, s, &h2, id, a.span.clone(), k);
+                }
+                close_for(
+                    ctx,
+                    s,
+                    h2.clone(),
+                    pred,
+                    recv,
+                    args,
+                    a.span.clone(),
+                    k,
+                    &|ctx, st, note| {
+                        missing_chunk(ctx, st, h2.clone(), a.span.clone(), &what, note, k)
+                    },
+                )
             })
         }
         // Figure 7, row 8: untouched(φ) — φ has the same snapshot now and in
@@ -225,31 +253,31 @@ fn consume_cond(
     })
 }
 
-/// Takes the chunk `name` with key terms `key` out of `heap`, or fails with
-/// `permission.missing` (or the active obligation's kind) at `span`.
-#[allow(clippy::too_many_arguments)]
-pub fn take_chunk(
+/// Takes the chunk `id` out of `heap` and goes on with its snapshot.
+fn take(ctx: &mut Ctx, s: State, heap: &Heap, id: ChunkId, span: Span, k: Rest) {
+    match remove_chunk(heap, id) {
+        Some((rest, snap)) => k(ctx, s, rest, snap),
+        None => ctx.internal(&s, span, "chunk vanished"),
+    }
+}
+
+/// A chunk that must be consumed is not held (and inference could not
+/// provide it): `permission.missing` at `span`, or the active obligation's
+/// kind. Under a lenient obligation the consumption goes on with a fresh
+/// snapshot.
+fn missing_chunk(
     ctx: &mut Ctx,
     s: State,
     heap: Heap,
-    name: &str,
-    key: Vec<Term>,
     span: Span,
     what: &str,
+    note: Option<String>,
     k: Rest,
 ) {
-    match super::eval::find_chunk(ctx, &s, &heap, name, &key) {
-        Some(id) => match remove_chunk(&heap, id) {
-            Some((rest, snap)) => k(ctx, s, rest, snap),
-            None => ctx.internal(&s, span, "chunk vanished"),
-        },
-        None => {
-            let reason = format!("no `{what}` in the heap");
-            if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, span, reason) {
-                let snap = ctx.fresh_snap();
-                k(ctx, s, heap, snap)
-            }
-        }
+    let reason = format!("no `{what}` in the heap");
+    if let Some(s) = ctx.fail_noted(&s, Kind::PermissionMissing, span, reason, note) {
+        let snap = ctx.fresh_snap();
+        k(ctx, s, heap, snap)
     }
 }
 

@@ -58,6 +58,17 @@ pub struct Ctx<'z> {
     /// How many loop bodies are being verified inside each other: their
     /// splits are not routed (a task's routed path goes on after them).
     loop_depth: u32,
+    /// Ghost statement inference (LANGUAGE.md section 4b) is on.
+    pub infer: bool,
+    /// Failures of the inferred steps being tried: (trial, state, reason).
+    trial_failures: Vec<(u32, State, String)>,
+    next_trial: u32,
+}
+
+/// Where a failed trial stopped: the path (its state) and why.
+pub struct TrialFailure {
+    pub state: State,
+    pub reason: String,
 }
 
 impl<'z> Ctx<'z> {
@@ -82,7 +93,29 @@ impl<'z> Ctx<'z> {
             all_steps: None,
             route: None,
             loop_depth: 0,
+            infer: true,
+            trial_failures: Vec::new(),
+            next_trial: 0,
         }
+    }
+
+    /// Runs `step` from `s` as a trial: on its paths, failures are not
+    /// reported but end the path and are returned. `step` must hand the
+    /// state back with `trial` reset (`State::trial` of `s`) before going on
+    /// with the rest of the path, whose failures are real.
+    pub fn attempt(&mut self, s: &State, step: &dyn Fn(&mut Ctx, State)) -> Vec<TrialFailure> {
+        self.next_trial += 1;
+        let id = self.next_trial;
+        let mut t = s.clone();
+        t.trial = Some(id);
+        step(self, t);
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.trial_failures)
+            .into_iter()
+            .partition(|(i, _, _)| *i == id);
+        self.trial_failures = rest;
+        mine.into_iter()
+            .map(|(_, state, reason)| TrialFailure { state, reason })
+            .collect()
     }
 
     /// Records the state `s` reached at `span` as a step of its path.
@@ -225,12 +258,28 @@ impl<'z> Ctx<'z> {
     /// section 6). Returns the state to go on with when the failure is to be
     /// assumed (a failed `assert`), `None` when the path ends here.
     pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: String) -> Option<State> {
+        self.fail_noted(s, kind, span, reason, None)
+    }
+
+    /// `fail`, with a note on what an inferred step lacked.
+    pub fn fail_noted(
+        &mut self,
+        s: &State,
+        kind: Kind,
+        span: Span,
+        reason: String,
+        note: Option<String>,
+    ) -> Option<State> {
         let gave_up = self.gave_up.take();
         let refuted = self.last_refuted.take();
         if !self
             .solver
             .feasible(&s.pc, "is the failing path reachable?")
         {
+            return None;
+        }
+        if let Some(id) = s.trial {
+            self.trial_failures.push((id, s.clone(), reason));
             return None;
         }
         let mut diag = match &s.obligation {
@@ -280,6 +329,9 @@ impl<'z> Ctx<'z> {
                 d.with_note(reason.clone())
             }
         };
+        if let Some(note) = note {
+            diag = diag.with_note(note);
+        }
         if let Some(why) = gave_up {
             diag = diag.with_note(format!(
                 "the solver gave up ({why}); try a larger --timeout"

@@ -6,6 +6,8 @@
 use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
+use super::heap::Heap;
+use super::infer::{close_for, open_for_field, use_on_eval};
 use super::produce::produce_body;
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
@@ -76,14 +78,28 @@ fn eval_field(ctx: &mut Ctx, s: State, recv: &Expr, field: &str, e: &Expr, k: Te
             }
             _ => ctx.internal(&s, e.span.clone(), "field chunk expected"),
         },
-        None => {
-            let what = ctx.text(&e.span);
-            let reason = format!("no permission to read `{what}`");
-            if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, e.span.clone(), reason) {
-                let v = ctx.fresh("unknown", ctx.prog.field_sort(field));
-                k(ctx, s, v)
-            }
-        }
+        // Open on demand, as `opening`: the value is read inside the opened
+        // instance and the heap stays as it was.
+        None => open_for_field(
+            ctx,
+            s.clone(),
+            s.heap.clone(),
+            field,
+            &t,
+            e.span.clone(),
+            &|ctx, st, opened, id| match opened.get(id) {
+                Some(Chunk::Field { value, .. }) => k(ctx, st, value.clone()),
+                _ => ctx.internal(&st, e.span.clone(), "field chunk expected"),
+            },
+            &|ctx, st| {
+                let what = ctx.text(&e.span);
+                let reason = format!("no permission to read `{what}`");
+                if let Some(s) = ctx.fail(&st, Kind::PermissionMissing, e.span.clone(), reason) {
+                    let v = ctx.fresh("unknown", ctx.prog.field_sort(field));
+                    k(ctx, s, v)
+                }
+            },
+        ),
     })
 }
 
@@ -325,8 +341,15 @@ pub fn bind(s: &State, this: Option<Term>, params: &[Param], args: &[Term]) -> S
 }
 
 /// Figure 5, row 4: a pure call consumes its precondition (which must hold)
-/// and stands for `C.p(snapshot, this, args)`.
+/// and stands for `C.p(snapshot, this, args)`; with inference on, its
+/// definition is unfolded once (`infer::use_on_eval`).
 pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
+    pure_call(ctx, s, call, true, k)
+}
+
+/// A pure call without the inferred unfolding (for `use` and `using`,
+/// which unfold it themselves).
+fn pure_call(ctx: &mut Ctx, s: State, call: &Call, unfold: bool, k: TermCont) {
     let Some(target) = &call.target else {
         return ctx.internal(&s, call.span.clone(), "unresolved call");
     };
@@ -360,7 +383,18 @@ pub fn eval_pure_call(ctx: &mut Ctx, s: State, call: &Call, k: TermCont) {
             // The precondition is consumed: the rest of the path is not
             // inside it any more.
             let inner = ctx.consuming_pre.pop();
-            pure_call_result(ctx, &s, after, snap, call, pure, recv.clone(), &args, k);
+            pure_call_result(
+                ctx,
+                &s,
+                after,
+                snap,
+                call,
+                pure,
+                recv.clone(),
+                &args,
+                unfold,
+                k,
+            );
             ctx.consuming_pre.extend(inner);
         });
         ctx.consuming_pre.pop();
@@ -387,6 +421,7 @@ fn pure_call_result(
     pure: &PureInfo,
     recv: Option<Term>,
     args: &[Term],
+    unfold: bool,
     k: TermCont,
 ) {
     if let Some((caller, start)) = ctx.termination.clone()
@@ -412,13 +447,15 @@ fn pure_call_result(
         }
     }
     let mut fargs = vec![snap];
-    fargs.extend(recv);
+    fargs.extend(recv.clone());
     fargs.extend(args.iter().cloned());
     let t = Term::app(&pure.fun, fargs, pure.ret);
-    let mut out = s.clone();
-    out.pc = after.pc;
-    out.obligation = after.obligation;
-    k(ctx, out, t)
+    let out = s.resume(&after);
+    if unfold {
+        use_on_eval(ctx, out, call, pure, recv, args, t, k)
+    } else {
+        k(ctx, out, t)
+    }
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the
@@ -468,28 +505,45 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
             taking.obligation = Some(obligation_at(Kind::OpenFailed, span.clone(), None, &s));
         }
         let body = &pred.decl.body;
-        let Some(id) = find_chunk(ctx, &taking, &s.heap, &name, &key) else {
-            let reason = format!("no `{what}` in the heap");
-            // Under an `assert` the path goes on, but without the body:
-            // nothing may be learned from an instance that is not held.
-            if let Some(failed) =
-                ctx.fail(&taking, Kind::PermissionMissing, call.span.clone(), reason)
-                && s.obligation.is_some()
-            {
-                k(ctx, s.resume(&failed))
-            }
-            return;
+        let open_from = |ctx: &mut Ctx, st: State, rest: Heap, snap: Term| {
+            let mut opened = bind(&st, recv.clone(), &pred.decl.params, &args);
+            opened.heap = rest;
+            opened.obligation = s.obligation.clone().and(st.obligation);
+            produce_body(ctx, opened, snap, body, &|ctx, produced| {
+                let mut out = produced;
+                out.store = s.store.clone();
+                k(ctx, out)
+            })
         };
-        let Some((rest, snap)) = remove_chunk(&s.heap, id) else {
-            return ctx.internal(&s, call.span.clone(), "chunk vanished");
-        };
-        let mut opened = bind(&s, recv.clone(), &pred.decl.params, &args);
-        opened.heap = rest;
-        produce_body(ctx, opened, snap, body, &|ctx, produced| {
-            let mut out = produced;
-            out.store = s.store.clone();
-            k(ctx, out)
-        })
+        if let Some(id) = find_chunk(ctx, &taking, &s.heap, &name, &key) {
+            let Some((rest, snap)) = remove_chunk(&s.heap, id) else {
+                return ctx.internal(&s, call.span.clone(), "chunk vanished");
+            };
+            return open_from(ctx, s.clone(), rest, snap);
+        }
+        // Not held: close it on demand (and open it again at once).
+        close_for(
+            ctx,
+            taking,
+            s.heap.clone(),
+            pred,
+            recv.clone(),
+            args.clone(),
+            call.span.clone(),
+            &|ctx, st, rest, snap| open_from(ctx, st, rest, snap),
+            &|ctx, st, note| {
+                let reason = format!("no `{what}` in the heap");
+                let span = call.span.clone();
+                // Under an `assert` the path goes on, but without the body:
+                // nothing may be learned from an instance that is not held.
+                if let Some(failed) =
+                    ctx.fail_noted(&st, Kind::PermissionMissing, span, reason, note)
+                    && s.obligation.is_some()
+                {
+                    k(ctx, s.resume(&failed))
+                }
+            },
+        )
     })
 }
 
@@ -520,7 +574,7 @@ pub fn unfold_pure(ctx: &mut Ctx, s: State, call: &Call, k: Cont) {
             "`use` of something that is not a pure method",
         );
     };
-    eval_pure_call(ctx, s, call, &|ctx, s, t_call| {
+    pure_call(ctx, s, call, false, &|ctx, s, t_call| {
         // The call term is C.p(snapshot, this?, args...): reuse its operands.
         let operands = t_call.args().get(1..).unwrap_or(&[]);
         let (recv, args) = match (pure.decl.is_static, operands.split_first()) {

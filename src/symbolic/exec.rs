@@ -13,6 +13,7 @@ use super::eval::{
     bind, eval, eval_args, eval_call_operands, open_instance, predicate_of, unfold_pure,
 };
 use super::heap::{Chunk, Heap};
+use super::infer::open_for_field;
 use super::produce::produce;
 use super::program::{MethodInfo, collect_assigned, conjoin};
 use super::state::{Obligation, State};
@@ -196,25 +197,35 @@ fn field_assign(ctx: &mut Ctx, s: State, target: &Expr, value: &Expr, k: Cont) {
     };
     let name = format!("{class}.{}", field.name);
     eval(ctx, s, recv, &|ctx, s, t| {
-        eval(ctx, s, value, &|ctx, s, v| match super::eval::find_chunk(
-            ctx,
-            &s,
-            &s.heap,
-            &name,
-            std::slice::from_ref(&t),
-        ) {
-            Some(id) => {
-                let mut s = s;
-                s.heap.set_value(id, v);
-                k(ctx, s)
+        eval(ctx, s, value, &|ctx, s, v| {
+            let write = |ctx: &mut Ctx, st: State, heap: Heap, id| {
+                let mut st = st;
+                st.heap = heap;
+                st.heap.set_value(id, v.clone());
+                k(ctx, st)
+            };
+            let key = std::slice::from_ref(&t);
+            if let Some(id) = super::eval::find_chunk(ctx, &s, &s.heap, &name, key) {
+                let heap = s.heap.clone();
+                return write(ctx, s, heap, id);
             }
-            None => {
-                let reason = format!("no permission to write `{}`", ctx.text(&target.span));
-                if let Some(s) = ctx.fail(&s, Kind::PermissionMissing, target.span.clone(), reason)
-                {
-                    k(ctx, s)
-                }
-            }
+            // Open on demand: the instance stays open after the write.
+            open_for_field(
+                ctx,
+                s.clone(),
+                s.heap.clone(),
+                &name,
+                &t,
+                target.span.clone(),
+                &write,
+                &|ctx, st| {
+                    let reason = format!("no permission to write `{}`", ctx.text(&target.span));
+                    let span = target.span.clone();
+                    if let Some(st) = ctx.fail(&st, Kind::PermissionMissing, span, reason) {
+                        k(ctx, st)
+                    }
+                },
+            )
         })
     })
 }

@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod eval;
 pub mod exec;
 pub mod heap;
+pub mod infer;
 pub mod produce;
 pub mod program;
 pub mod route;

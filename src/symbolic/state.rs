@@ -232,6 +232,11 @@ pub struct State {
     /// it are not unfolded again, and belong to that method's own
     /// termination check, not to the one of the code being verified.
     pub unfolding: bool,
+    /// Inside an inferred step being tried (`Ctx::attempt`): a failure ends
+    /// the path quietly and the step is given up on that path.
+    pub trial: Option<u32>,
+    /// How many inferred opens or closes are nested here (bounded).
+    pub infer_depth: u8,
 }
 
 impl State {

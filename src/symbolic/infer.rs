@@ -1,0 +1,280 @@
+//! Ghost statement inference (paper section 4.1, LANGUAGE.md section 4b):
+//! the `open`, `close` and `use` steps a programmer may leave out.
+//!
+//! Every inferred step is one the programmer could have written, so it
+//! never makes a wrong program verify: opening a held instance and unfolding
+//! a pure method only add true facts, and closing consumes the predicate's
+//! body like a `close` would. Each is bounded (`MAX_DEPTH` nested opens or
+//! closes, one unfolding per call), so inference always terminates, and each
+//! is recorded as a step of the trace marked "inferred".
+
+use super::consume::{Rest, consume_inner, remove_chunk};
+use super::ctx::{Ctx, TermCont};
+use super::eval::{bind, eval, find_chunk};
+use super::heap::{Chunk, ChunkId, Heap};
+use super::produce::produce_body;
+use super::program::{PredInfo, ProgramInfo, PureInfo};
+use super::state::State;
+use super::term::Term;
+use crate::syntax::ast::*;
+
+/// How many inferred opens (or closes) may be nested in one another.
+pub const MAX_DEPTH: u8 = 3;
+
+/// Whether opening an instance of `pred` (and, `depth` levels down, the
+/// instances its body holds) may give a chunk of `field` (qualified).
+fn provides(prog: &ProgramInfo, pred: &PredInfo, field: &str, depth: u8) -> bool {
+    fn walk(prog: &ProgramInfo, e: &Expr, field: &str, depth: u8) -> bool {
+        match &e.kind {
+            ExprKind::Acc(fe) => match &fe.kind {
+                ExprKind::Field {
+                    field: f, class, ..
+                } => format!("{class}.{}", f.name) == field,
+                _ => false,
+            },
+            ExprKind::Call(c) if depth > 1 => c
+                .target
+                .as_ref()
+                .and_then(|t| prog.predicate(&t.class, &c.name.name))
+                .is_some_and(|q| walk(prog, &q.decl.body, field, depth - 1)),
+            ExprKind::Binary(BinOp::And, a, b) | ExprKind::Cond(_, a, b) => {
+                walk(prog, a, field, depth) || walk(prog, b, field, depth)
+            }
+            ExprKind::Binary(BinOp::Implies, _, b) => walk(prog, b, field, depth),
+            _ => false,
+        }
+    }
+    depth > 0 && walk(prog, &pred.decl.body, field, depth)
+}
+
+/// The predicate of a predicate chunk (`Class.q`).
+fn pred_of<'p>(prog: &'p ProgramInfo, qualified: &str) -> Option<&'p PredInfo> {
+    let (class, name) = qualified.split_once('.')?;
+    prog.predicate(class, name)
+}
+
+/// Held instances in `heap` that may provide `field`, in the order they
+/// were added (the choice is deterministic).
+fn candidates(prog: &ProgramInfo, heap: &Heap, field: &str, depth: u8) -> Vec<ChunkId> {
+    heap.iter()
+        .filter(|(_, c)| match c {
+            Chunk::Pred { pred, .. } => {
+                pred_of(prog, pred).is_some_and(|q| provides(prog, q, field, depth))
+            }
+            Chunk::Field { .. } => false,
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// What a search for a field chunk inside held instances hands on: the
+/// state (with what the openings learned), the opened heap and the chunk.
+pub type Found<'k> = &'k dyn Fn(&mut Ctx, State, Heap, ChunkId);
+/// The search found nothing on this path (the state knows what it learned).
+pub type Missing<'k> = &'k dyn Fn(&mut Ctx, State);
+
+/// Open on demand: the chunk of `field` for `recv` is not in `heap`; opens
+/// held instances that may provide it (nested up to `MAX_DEPTH`), trying
+/// them in order. `s` gives the store and path condition; its heap is not
+/// changed (the caller decides whether the opened heap is kept, as for a
+/// field write, or only looked into, as `opening` does).
+#[allow(clippy::too_many_arguments)]
+pub fn open_for_field(
+    ctx: &mut Ctx,
+    s: State,
+    heap: Heap,
+    field: &str,
+    recv: &Term,
+    span: Span,
+    found: Found,
+    missing: Missing,
+) {
+    if !ctx.infer || s.infer_depth >= MAX_DEPTH {
+        return missing(ctx, s);
+    }
+    let prog = ctx.prog.clone();
+    let cands = candidates(&prog, &heap, field, MAX_DEPTH - s.infer_depth);
+    search(ctx, s, heap, &cands, field, recv, span, found, missing)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    ctx: &mut Ctx,
+    s: State,
+    heap: Heap,
+    cands: &[ChunkId],
+    field: &str,
+    recv: &Term,
+    span: Span,
+    found: Found,
+    missing: Missing,
+) {
+    let Some((&first, rest)) = cands.split_first() else {
+        return missing(ctx, s);
+    };
+    let next = |ctx: &mut Ctx, s: State| {
+        search(
+            ctx,
+            s,
+            heap.clone(),
+            rest,
+            field,
+            recv,
+            span.clone(),
+            found,
+            missing,
+        )
+    };
+    let prog = ctx.prog.clone();
+    let Some(Chunk::Pred {
+        recv: owner,
+        pred,
+        args,
+        snap,
+    }) = heap.get(first).cloned()
+    else {
+        return next(ctx, s);
+    };
+    let (Some(q), Some((without, _))) = (pred_of(&prog, &pred), remove_chunk(&heap, first)) else {
+        return next(ctx, s);
+    };
+    let mut opened = bind(&s, Some(owner.clone()), &q.decl.params, &args);
+    opened.heap = without;
+    opened.obligation = None;
+    let shown = format!("{}.{}", owner, q.decl.name.name);
+    produce_body(ctx, opened, snap, &q.decl.body, &|ctx, produced| {
+        // What opening a held instance learns is true: it stays.
+        let mut st = s.clone();
+        st.pc = produced.pc.clone();
+        let what = format!("inferred: open `{shown}` for `{}`", ctx.text(&span));
+        ctx.record(&mut st, span.clone(), what);
+        let h = produced.heap;
+        if let Some(id) = find_chunk(ctx, &st, &h, field, std::slice::from_ref(recv)) {
+            return found(ctx, st, h, id);
+        }
+        // Instances the body held may provide it in turn.
+        let inner: Vec<ChunkId> = candidates(&prog, &h, field, MAX_DEPTH)
+            .into_iter()
+            .filter(|id| heap.get(*id).is_none())
+            .collect();
+        if inner.is_empty() || st.infer_depth + 1 >= MAX_DEPTH {
+            return next(ctx, s.resume(&st));
+        }
+        let mut deeper = st.clone();
+        deeper.infer_depth += 1;
+        search(
+            ctx,
+            deeper,
+            h,
+            &inner,
+            field,
+            recv,
+            span.clone(),
+            &|ctx, mut got, h2, id| {
+                got.infer_depth = s.infer_depth;
+                found(ctx, got, h2, id)
+            },
+            &|ctx, failed| next(ctx, s.resume(&failed)),
+        )
+    })
+}
+
+/// Close on demand: the instance `recv.q(args)` must be consumed from `h2`
+/// and is not held. Consumes its body from `h2` instead (closing nested
+/// instances the same way, up to `MAX_DEPTH`), which is what `close`
+/// followed by the consumption would do, and goes on with the instance's
+/// snapshot. On the paths where that fails, `missing` gets the state and a
+/// note saying what the close lacked.
+#[allow(clippy::too_many_arguments)]
+pub fn close_for(
+    ctx: &mut Ctx,
+    s: State,
+    h2: Heap,
+    pred: &PredInfo,
+    recv: Option<Term>,
+    args: Vec<Term>,
+    span: Span,
+    k: Rest,
+    missing: &dyn Fn(&mut Ctx, State, Option<String>),
+) {
+    let (Some(recv), true) = (recv, ctx.infer && s.infer_depth < MAX_DEPTH) else {
+        return missing(ctx, s, None);
+    };
+    let what = ctx.text(&span);
+    if !ctx.prove(
+        &s,
+        &Term::neq(recv.clone(), Term::null()),
+        "may the inferred close's receiver be null?",
+    ) {
+        let note = format!("could not close `{what}`: its receiver might be null");
+        return missing(ctx, s, Some(note));
+    }
+    let failures = ctx.attempt(&s, &|ctx, t| {
+        let mut body = bind(&t, Some(recv.clone()), &pred.decl.params, &args);
+        body.infer_depth += 1;
+        // The body's conjuncts are not the assertion's: they must not move
+        // the place a later failure of the assertion is reported at.
+        if let Some(o) = body.obligation.as_mut() {
+            o.nested += 1;
+        }
+        consume_inner(
+            ctx,
+            body,
+            h2.clone(),
+            &pred.decl.body,
+            &|ctx, after, rest, snap| {
+                let mut out = s.clone();
+                out.pc = after.pc;
+                out.obligation = match (after.obligation, &s.obligation) {
+                    (Some(mut o), Some(before)) => {
+                        o.nested = before.nested;
+                        o.conjunct = before.conjunct.clone();
+                        Some(o)
+                    }
+                    _ => s.obligation.clone(),
+                };
+                let step = format!("inferred: close `{what}`");
+                ctx.record(&mut out, span.clone(), step);
+                k(ctx, out, rest, snap)
+            },
+        )
+    });
+    for f in failures {
+        let note = format!("could not close `{what}`: {}", f.reason);
+        missing(ctx, s.resume(&f.state), Some(note))
+    }
+}
+
+/// Use on evaluation: a pure call that was evaluated also gives the
+/// equation `use` would give for it (one unfolding: calls in the body are
+/// not unfolded in turn). Where unfolding fails (say, the body needs more
+/// than the heap holds here), the call goes on without its equation.
+#[allow(clippy::too_many_arguments)]
+pub fn use_on_eval(
+    ctx: &mut Ctx,
+    s: State,
+    call: &Call,
+    pure: &PureInfo,
+    recv: Option<Term>,
+    args: &[Term],
+    t: Term,
+    k: TermCont,
+) {
+    if !ctx.infer || s.unfolding {
+        return k(ctx, s, t);
+    }
+    let failures = ctx.attempt(&s, &|ctx, tr| {
+        let mut inner = bind(&tr, recv.clone(), &pure.decl.params, args);
+        inner.unfolding = true;
+        eval(ctx, inner, &pure.decl.body, &|ctx, after, body| {
+            let mut out = s.resume(&after);
+            out.assume(Term::eq(t.clone(), body));
+            let what = format!("inferred: use `{}`", ctx.text(&call.span));
+            ctx.record(&mut out, call.span.clone(), what);
+            k(ctx, out, t.clone())
+        })
+    });
+    if !failures.is_empty() {
+        k(ctx, s, t)
+    }
+}
