@@ -33,8 +33,6 @@ impl Bar {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
-        // Redrawn while one long member runs, so the clock moves.
-        bar.enable_steady_tick(Duration::from_millis(200));
         Some(Bar {
             bar,
             queries: Cell::new(0),
@@ -49,6 +47,11 @@ impl Bar {
 
 impl Progress for Bar {
     fn start(&self, path: &str, total: usize, reused: usize) {
+        // Redrawn while one long member runs, so that the clock moves;
+        // not before the first file is planned (an empty bar looks full).
+        if self.bar.length() == Some(0) {
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        }
         self.bar.inc_length(total as u64);
         self.bar.inc(reused as u64);
         self.bar.set_message(path.to_string());

@@ -166,7 +166,7 @@ impl Server {
                 Ok(Event::Verified(done)) => self.verified(done),
                 Ok(Event::Progress(a)) => self
                     .work_done
-                    .advanced(&mut self.out, &a.key, a.generation, a.done, a.total)
+                    .advanced(&mut self.out, &a)
                     .map(|()| Flow::Continue),
                 Err(RecvTimeoutError::Timeout) => Ok(Flow::Continue),
                 Err(RecvTimeoutError::Disconnected) => {

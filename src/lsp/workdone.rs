@@ -17,6 +17,7 @@ use lsp_types::{
 };
 
 use super::transport::Output;
+use super::worker::Advance;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -27,14 +28,31 @@ enum Phase {
     Begun,
 }
 
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    done: usize,
+    total: usize,
+    reused: usize,
+}
+
+impl Counts {
+    fn percentage(self) -> u32 {
+        percentage(self.done, self.total)
+    }
+
+    fn message(self) -> String {
+        format!("{}/{} members", self.done, self.total)
+    }
+}
+
 struct Work {
     token: String,
     /// The create request.
     request: RequestId,
     title: String,
     phase: Phase,
-    /// Members done and planned, when known.
-    counts: Option<(usize, usize)>,
+    /// Members done, planned and reused, when known.
+    counts: Option<Counts>,
     /// The last percentage reported.
     reported: Option<u32>,
 }
@@ -67,8 +85,8 @@ fn begin(out: &mut Output, w: &Work) -> io::Result<()> {
         WorkDoneProgress::Begin(WorkDoneProgressBegin {
             title: w.title.clone(),
             cancellable: Some(false),
-            message: w.counts.map(|(d, t)| format!("{d}/{t} members")),
-            percentage: Some(w.counts.map_or(0, |(d, t)| percentage(d, t))),
+            message: w.counts.map(Counts::message),
+            percentage: Some(w.counts.map_or(0, Counts::percentage)),
         }),
     )
 }
@@ -78,7 +96,11 @@ fn end(out: &mut Output, w: &Work) -> io::Result<()> {
         out,
         &w.token,
         WorkDoneProgress::End(WorkDoneProgressEnd {
-            message: w.counts.map(|(_, t)| format!("{t} members")),
+            // What was verified anew and what was reused: how an edit's
+            // reach shows to the user (and to tests).
+            message: w
+                .counts
+                .map(|c| format!("{} members, {} reused", c.total, c.reused)),
         }),
     )
 }
@@ -127,20 +149,18 @@ impl WorkDone {
         Ok(())
     }
 
-    /// `done` of `total` members of the verification are done.
-    pub fn advanced(
-        &mut self,
-        out: &mut Output,
-        key: &str,
-        generation: u64,
-        done: usize,
-        total: usize,
-    ) -> io::Result<()> {
-        let Some(w) = self.work.get_mut(&(key.to_string(), generation)) else {
+    /// Members of a running verification are done.
+    pub fn advanced(&mut self, out: &mut Output, a: &Advance) -> io::Result<()> {
+        let Some(w) = self.work.get_mut(&(a.key.clone(), a.generation)) else {
             return Ok(());
         };
-        w.counts = Some((done, total));
-        let pct = percentage(done, total);
+        let counts = Counts {
+            done: a.done,
+            total: a.total,
+            reused: a.reused,
+        };
+        w.counts = Some(counts);
+        let pct = counts.percentage();
         if w.phase != Phase::Begun || w.reported == Some(pct) {
             return Ok(());
         }
@@ -152,7 +172,7 @@ impl WorkDone {
             &w.token,
             WorkDoneProgress::Report(WorkDoneProgressReport {
                 cancellable: Some(false),
-                message: Some(format!("{done}/{total} members")),
+                message: Some(counts.message()),
                 percentage: Some(pct),
             }),
         )
@@ -193,7 +213,7 @@ impl WorkDone {
         };
         let finished = w.phase == (Phase::Asked { finished: true });
         w.phase = Phase::Begun;
-        w.reported = w.counts.map(|(d, t)| percentage(d, t));
+        w.reported = w.counts.map(Counts::percentage);
         begin(out, w)?;
         if finished {
             let w = self.work.remove(&id).expect("present");

@@ -86,6 +86,8 @@ pub struct Advance {
     pub generation: u64,
     pub done: usize,
     pub total: usize,
+    /// Of `done`, the members whose results came from the cache.
+    pub reused: usize,
 }
 
 /// Sends an `Advance` to the server as members finish.
@@ -95,6 +97,7 @@ struct Reporter<'a> {
     generation: u64,
     done: Cell<usize>,
     total: Cell<usize>,
+    reused: Cell<usize>,
 }
 
 impl Reporter<'_> {
@@ -104,6 +107,7 @@ impl Reporter<'_> {
             generation: self.generation,
             done: self.done.get(),
             total: self.total.get(),
+            reused: self.reused.get(),
         }));
     }
 }
@@ -112,6 +116,7 @@ impl Progress for Reporter<'_> {
     fn start(&self, _path: &str, total: usize, reused: usize) {
         self.total.set(total);
         self.done.set(reused);
+        self.reused.set(reused);
         self.send();
     }
 
@@ -140,6 +145,7 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
                 generation,
                 done: Cell::new(0),
                 total: Cell::new(0),
+                reused: Cell::new(0),
             };
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let mut hooks = Hooks {
