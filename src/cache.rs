@@ -656,3 +656,126 @@ fn write_file(dir: &Path, file: &Path, map: &HashMap<Key, Stored>) -> std::io::R
     }
     written
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::program::ProgramInfo;
+
+    const SRC: &str = "class A {
+  int f;
+  static void m(int x) requires x > 0; {
+    assert x > 1;
+  }
+  static void n(int y) requires y > 2; {
+    int z = y;
+  }
+}
+";
+
+    fn members_of(src: &str) -> Vec<Member> {
+        let mut program = crate::syntax::parse(src).expect("parses");
+        assert!(crate::check::check(&mut program).is_empty());
+        crate::verify::members(&ProgramInfo::new(program))
+    }
+
+    fn report(m: &Member, span: Span, related: Span) -> MemberReport {
+        MemberReport {
+            name: m.name.clone(),
+            kind: m.kind,
+            span: m.span.clone(),
+            errors: vec![ErrorReport {
+                diag: Diagnostic::new(Kind::AssertFailed, span, "no").with_related(related, "here"),
+                member: m.name.clone(),
+                trace: Vec::new(),
+                counterexample: vec![("x".into(), "1".into())],
+            }],
+            tree: Vec::new(),
+            millis: 1.5,
+            queries: 2,
+            smt_log: None,
+            cached: false,
+            reusable: true,
+        }
+    }
+
+    fn at(src: &str, needle: &str) -> Span {
+        let i = src.find(needle).expect("needle");
+        i..i + needle.len()
+    }
+
+    #[test]
+    fn spans_in_the_own_body_and_shared_text_move_with_them() {
+        let members = members_of(SRC);
+        let l = Layout::new(SRC, &members, &Options::default()).expect("a layout");
+        let n = &members[1];
+        let r = report(n, at(SRC, "int z = y;"), at(SRC, "x > 0"));
+        let stored = store(&l, n, &r).expect("storable");
+
+        // Three lines more inside `m`: `n` moves, its key does not change.
+        let edited = SRC.replace("    assert x > 1;\n", "\n\n\n    assert x > 1;\n");
+        let members2 = members_of(&edited);
+        let l2 = Layout::new(&edited, &members2, &Options::default()).expect("a layout");
+        assert_eq!(l2.keys[1], l.keys[1], "`n` is unchanged");
+        assert_ne!(l2.keys[0], l.keys[0], "`m` is edited");
+        let back = load(&l2, &members2[1], &stored).expect("loads");
+        assert_eq!(back.errors[0].diag.span, at(&edited, "int z = y;"));
+        assert_ne!(back.errors[0].diag.span, r.errors[0].diag.span);
+        assert_eq!(back.errors[0].diag.related[0].span, at(&edited, "x > 0"));
+        assert_eq!(back.span, members2[1].span);
+        assert!(back.cached && back.reusable);
+        assert_eq!((back.millis, back.queries), (1.5, 2));
+        assert_eq!(back.errors[0].counterexample, r.errors[0].counterexample);
+    }
+
+    #[test]
+    fn results_that_point_into_another_body_or_gave_up_are_not_kept() {
+        let members = members_of(SRC);
+        let l = Layout::new(SRC, &members, &Options::default()).expect("a layout");
+        let m = &members[0];
+        let elsewhere = report(m, at(SRC, "x > 1"), at(SRC, "int z = y;"));
+        assert!(store(&l, m, &elsewhere).is_none());
+        let mut gave_up = report(m, at(SRC, "x > 1"), at(SRC, "y > 2"));
+        gave_up.reusable = false;
+        assert!(store(&l, m, &gave_up).is_none());
+    }
+
+    #[test]
+    fn options_and_smt_logs_decide_the_keys() {
+        let members = members_of(SRC);
+        let base = Layout::new(SRC, &members, &Options::default()).unwrap();
+        let threads = Options {
+            jobs: 7,
+            ..Options::default()
+        };
+        assert_eq!(
+            Layout::new(SRC, &members, &threads).unwrap().keys,
+            base.keys
+        );
+        let timeout = Options {
+            timeout_ms: 1,
+            ..Options::default()
+        };
+        assert_ne!(
+            Layout::new(SRC, &members, &timeout).unwrap().keys,
+            base.keys
+        );
+        let logged = Options {
+            smt_log: true,
+            ..Options::default()
+        };
+        assert!(Layout::new(SRC, &members, &logged).is_none());
+        // Every member has a key of its own.
+        let distinct: HashSet<&Key> = base.keys.iter().collect();
+        assert_eq!(distinct.len(), members.len());
+    }
+
+    #[test]
+    fn keys_round_trip_through_hex() {
+        let key: Key = std::array::from_fn(|i| (i * 37) as u8);
+        assert_eq!(unhex(&hex(&key)), Some(key));
+        assert_eq!(unhex("00"), None);
+        assert_eq!(unhex(&"zz".repeat(32)), None);
+        assert_eq!(unhex(&"é".repeat(32)), None);
+    }
+}

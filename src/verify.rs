@@ -270,7 +270,7 @@ pub(crate) struct Member {
     member: String,
 }
 
-fn members(info: &ProgramInfo) -> Vec<Member> {
+pub(crate) fn members(info: &ProgramInfo) -> Vec<Member> {
     let mut out = Vec::new();
     for class in &info.program.classes {
         let c = &class.name.name;

@@ -461,3 +461,142 @@ fn the_in_memory_cache_moves_trees_with_their_members() {
         report_text(&verify_source("doc", &edited, &plain))
     );
 }
+
+/// One member's part of a report: its errors as `--json` shows them (no
+/// timings) and its tree.
+fn member_text(r: &FileReport, name: &str) -> String {
+    let m = r
+        .members
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no member {name}"));
+    let alone = FileReport {
+        errors: m.errors.clone(),
+        members: vec![m.clone()],
+        ..r.clone()
+    };
+    report_text(&alone)
+}
+
+/// Asserts that two reports say the same about every member whose result
+/// is reproducible (a member where the solver gave up may differ from run
+/// to run: that is why it is never cached), showing the first difference.
+fn same(a: &FileReport, b: &FileReport, what: &str) {
+    let names =
+        |r: &FileReport| -> Vec<String> { r.members.iter().map(|m| m.name.clone()).collect() };
+    assert_eq!(names(a), names(b), "{what}");
+    let reproducible = a
+        .members
+        .iter()
+        .zip(&b.members)
+        .all(|(x, y)| x.reusable && y.reusable);
+    if reproducible {
+        assert_eq!(report_text(a), report_text(b), "{what}");
+    }
+    for (x, y) in a.members.iter().zip(&b.members) {
+        if !(x.reusable && y.reusable) {
+            continue;
+        }
+        let (ta, tb) = (member_text(a, &x.name), member_text(b, &y.name));
+        if ta != tb {
+            let first = ta
+                .lines()
+                .zip(tb.lines())
+                .position(|(p, q)| p != q)
+                .unwrap_or(0);
+            let around = |t: &str| -> String {
+                t.lines()
+                    .skip(first.saturating_sub(5))
+                    .take(10)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            panic!(
+                "{what}: {} differs at line {first}:\n{}\n--- versus ---\n{}",
+                x.name,
+                around(&ta),
+                around(&tb)
+            );
+        }
+    }
+}
+
+/// Every verification test program and example: its cached results equal
+/// fresh ones after lines are added at the top of the first method body
+/// (every later member moves), with and without execution trees.
+#[test]
+fn every_test_program_moves_correctly() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in [
+        "tests/programs/verify",
+        "tests/programs/soundness",
+        "examples",
+    ] {
+        for e in std::fs::read_dir(root.join(dir)).expect("program dir") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "sift") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut moved = 0;
+    // Files where the solver gave up are checked once (their results are
+    // not cached, and each run costs a timeout).
+    let mut gave_up: Vec<PathBuf> = Vec::new();
+    for keep_steps in [false, true] {
+        let opts = Options {
+            keep_steps,
+            timeout_ms: 2_000,
+            ..Options::default()
+        };
+        for file in &files {
+            if gave_up.contains(file) {
+                continue;
+            }
+            let src = std::fs::read_to_string(file).unwrap();
+            let Ok(program) = sift::syntax::parse(&src) else {
+                continue;
+            };
+            let Some(body) = program
+                .classes
+                .iter()
+                .flat_map(|c| &c.methods)
+                .map(|m| m.body.span.clone())
+                .min_by_key(|b| b.start)
+            else {
+                continue;
+            };
+            let edited = format!(
+                "{}\n  // two more lines\n{}",
+                &src[..body.start + 1],
+                &src[body.start + 1..]
+            );
+            let mut cache = Cache::in_memory();
+            let mut run = |text: &str| {
+                let mut hooks = Hooks {
+                    cache: Some(&mut cache),
+                    ..Hooks::default()
+                };
+                verify_source_with("p.sift", text, &opts, &mut hooks)
+            };
+            let name = format!("{} (steps kept: {keep_steps})", file.display());
+            let first = run(&src);
+            let again = run(&src);
+            same(&again, &first, &name);
+            for (m, before) in again.members.iter().zip(&first.members) {
+                assert_eq!(m.cached, before.reusable, "{name}: {}", m.name);
+            }
+            if !first.members.iter().all(|m| m.reusable) {
+                // The solver gave up: such results depend on the load.
+                gave_up.push(file.clone());
+                continue;
+            }
+            let shifted = run(&edited);
+            same(&shifted, &verify_source("p.sift", &edited, &opts), &name);
+            moved += shifted.members.iter().filter(|m| m.cached).count();
+        }
+    }
+    assert!(moved > 100, "only {moved} members were reused");
+}
