@@ -184,8 +184,14 @@ struct Run<'a> {
     partition: Option<Partition>,
 }
 
-fn verify(files: &[PathBuf], opts: &Options, mut run: Run) -> ExitCode {
-    let (as_json, trace, smt_log, partition) = (run.as_json, run.trace, run.smt_log, run.partition);
+fn verify(files: &[PathBuf], opts: &Options, run: Run) -> ExitCode {
+    let Run {
+        as_json,
+        trace,
+        smt_log,
+        mut cache,
+        partition,
+    } = run;
     let bar = Bar::on_stderr(as_json);
     let outcomes: Vec<Outcome> = files
         .iter()
@@ -195,7 +201,7 @@ fn verify(files: &[PathBuf], opts: &Options, mut run: Run) -> ExitCode {
                 Ok(src) => {
                     let mut hooks = Hooks {
                         partition,
-                        cache: run.cache.as_mut(),
+                        cache: cache.as_mut(),
                         progress: bar.as_ref().map(|b| b as &dyn sift::verify::Progress),
                     };
                     Outcome::Read(sift::verify::verify_source_with(
@@ -209,12 +215,7 @@ fn verify(files: &[PathBuf], opts: &Options, mut run: Run) -> ExitCode {
     if let Some(b) = &bar {
         b.finish();
     }
-    for w in run
-        .cache
-        .as_mut()
-        .map(Cache::take_warnings)
-        .unwrap_or_default()
-    {
+    for w in cache.as_mut().map(Cache::take_warnings).unwrap_or_default() {
         eprintln!("warning: {w}");
     }
 
