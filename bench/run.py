@@ -437,6 +437,385 @@ def targets(rows: list[Row]) -> list[tuple[str, str, str]]:
     return out
 
 
+# --------------------------------------------------------------------------
+# Incremental verification: the result cache and the language server
+# (`--incremental`; its own section of RESULTS.md)
+# --------------------------------------------------------------------------
+
+INCREMENTAL_BEGIN = "<!-- incremental: begin (python3 bench/run.py --incremental --write) -->"
+INCREMENTAL_END = "<!-- incremental: end -->"
+
+
+def gen_accounts(n: int) -> str:
+    """n classes of 73 lines: a predicate, a pure getter, a constructor,
+    two mutators with unfolding contracts, a loop and a client (7 members
+    each); n = 28 gives a file of about 2,000 lines and 196 members."""
+    out = []
+    for i in range(n):
+        out.append(f"""class Account{i} {{
+  int balance;
+  int limit;
+
+  Account{i}(int b)
+    requires b >= 0;
+    ensures valid() && getBalance() == b;
+  {{
+    balance = b;
+    limit = 100;
+    close valid();
+    use getBalance();
+  }}
+
+  predicate valid() {{
+    return acc(balance) && acc(limit) && balance >= 0 && limit >= 0;
+  }}
+
+  pure int getBalance()
+    requires valid();
+  {{
+    return opening valid() in balance;
+  }}
+
+  void deposit(int amount)
+    requires valid() && amount > 0;
+    ensures valid() && getBalance() == old(getBalance()) + amount;
+  {{
+    use getBalance();
+    open valid();
+    balance = balance + amount;
+    close valid();
+    use getBalance();
+  }}
+
+  void withdraw(int amount)
+    requires valid() && amount > 0 && getBalance() >= amount;
+    ensures valid() && getBalance() == old(getBalance()) - amount;
+  {{
+    use getBalance();
+    open valid();
+    balance = balance - amount;
+    close valid();
+    use getBalance();
+  }}
+
+  static int sumTo(int n)
+    requires n >= 0;
+    ensures result >= 0;
+  {{
+    int i = 0;
+    int s = 0;
+    while (i < n)
+      invariant 0 <= i && i <= n && s >= 0;
+    {{
+      s = s + i;
+      i = i + 1;
+    }}
+    return s;
+  }}
+
+  static void client(int x)
+    requires x > 0;
+  {{
+    Account{i} a = new Account{i}(10);
+    a.deposit(x);
+    a.withdraw(5);
+    assert a.getBalance() == 5 + x;
+    int t = sumTo(x);
+    assert t >= 0;
+  }}
+}}
+""")
+    return "\n".join(out)
+
+
+# Where the edits go: the first statement of `client` in these classes.
+EDIT_CLASSES = (3, 14, 25)
+EDIT_ANCHOR = "    a.deposit(x);\n"
+
+
+def edit_client(src: str, cls: int, text: str) -> tuple[str, int]:
+    """`text` inserted before `a.deposit(x);` in `Account{cls}.client`;
+    the new text and the 0-based line of the insertion."""
+    start = src.index(f"class Account{cls} {{")
+    at = src.index(EDIT_ANCHOR, src.index("static void client", start))
+    return src[:at] + text + src[at:], src.count("\n", 0, at)
+
+
+def cli_run(sift: Path, args: list[str], timeout: float):
+    t0 = time.perf_counter()
+    p = subprocess.run([str(sift), "verify", "--json", *args], capture_output=True,
+                       text=True, timeout=timeout)
+    wall = time.perf_counter() - t0
+    doc = json.loads(p.stdout)
+    methods = [m for f in doc["files"] for m in f["methods"]]
+    return p.returncode, wall, methods
+
+
+def bench_cache(sift: Path, workdir: Path, timeout: float, reps: int = 3) -> dict:
+    """Wall clock of `sift verify --json` on the 2,044-line file: without a
+    cache, with an empty one, with every member cached, and after an edit
+    inside one method body (one member verified again)."""
+    src = gen_accounts(28)
+    path = workdir / "accounts.sift"
+    path.write_text(src)
+    res: dict = {"lines": src.count("\n"), "rows": []}
+
+    def row(name: str, walls: list[float], methods: list, rc: int) -> None:
+        cached = sum(1 for m in methods if m.get("cached"))
+        res["rows"].append((name, min(walls), len(walls), len(methods),
+                            len(methods) - cached, cached, rc))
+        print(f"cache      {name:34} wall {fmt_s(min(walls))} s "
+              f"({len(methods)} members, {len(methods) - cached} verified)", flush=True)
+
+    walls = []
+    for _ in range(reps):
+        rc, wall, methods = cli_run(sift, [str(path)], timeout)
+        walls.append(wall)
+    row("no cache", walls, methods, rc)
+
+    walls = []
+    for k in range(reps):
+        d = workdir / f"cold{k}"
+        rc, wall, methods = cli_run(sift, ["--cache", str(d), str(path)], timeout)
+        walls.append(wall)
+    row("empty cache (filling it)", walls, methods, rc)
+    warm = workdir / "cold0"
+
+    walls = []
+    for _ in range(reps):
+        rc, wall, methods = cli_run(sift, ["--cache", str(warm), str(path)], timeout)
+        walls.append(wall)
+    row("every member cached", walls, methods, rc)
+
+    walls = []
+    for k in range(reps):
+        d = workdir / f"edit{k}"
+        shutil.copytree(warm, d)
+        edited, _ = edit_client(src, EDIT_CLASSES[k % len(EDIT_CLASSES)],
+                                f"    int extra{k} = x + {k};\n")
+        epath = workdir / f"accounts_edit{k}.sift"
+        # Same path as the cached run, so the same cache file is used.
+        shutil.copy(path, epath)
+        path.write_text(edited)
+        rc, wall, methods = cli_run(sift, ["--cache", str(d), str(path)], timeout)
+        shutil.copy(epath, path)
+        walls.append(wall)
+    row("one method body edited", walls, methods, rc)
+    return res
+
+
+class LspClient:
+    """A minimal LSP client over `sift lsp`'s stdio that timestamps every
+    message it receives."""
+
+    def __init__(self, sift: Path, options: dict, capabilities: dict):
+        import queue
+        import threading
+        self.proc = subprocess.Popen([str(sift), "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.queue: "queue.Queue[tuple[float, dict]]" = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        self.request("initialize", {"processId": None, "rootUri": None,
+                                    "capabilities": capabilities,
+                                    "initializationOptions": options})
+        self.notify("initialized", {})
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            body = out.read(length or 0)
+            self.queue.put((time.perf_counter(), json.loads(body)))
+
+    def send(self, msg: dict) -> None:
+        body = json.dumps(msg).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params) -> dict:
+        self.next_id += 1
+        rid = self.next_id
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == rid and "method" not in m)[1]
+
+    def wait(self, pred, timeout: float = 300.0) -> tuple[float, dict]:
+        deadline = time.perf_counter() + timeout
+        while True:
+            t, m = self.queue.get(timeout=max(0.0, deadline - time.perf_counter()))
+            if m.get("method") == "window/workDoneProgress/create":
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+            if pred(m):
+                return t, m
+
+    def verification(self, uri: str) -> tuple[float, list, str]:
+        """Waits for the next verification to end: when its diagnostics were
+        published, the diagnostics, and the end message (members reused)."""
+        published = None
+        diags: list = []
+        while True:
+            t, m = self.wait(lambda m: m.get("method") in
+                             ("textDocument/publishDiagnostics", "$/progress"))
+            if m["method"] == "textDocument/publishDiagnostics":
+                if m["params"]["uri"] == uri:
+                    published, diags = t, m["params"]["diagnostics"]
+            elif m["params"]["value"].get("kind") == "end":
+                return published, diags, m["params"]["value"].get("message", "")
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.proc.wait(timeout=20)
+        except Exception:
+            self.proc.kill()
+
+
+def bench_lsp(sift: Path, reps: int = 3) -> dict:
+    """Edit-to-diagnostics latency of `sift lsp` on the 2,044-line file
+    (debounce 0, so the time is the server's own after the typing pause):
+    the first verification on open, then edits inside `client` of three
+    classes: a failing assertion typed in, then deleted again."""
+    src = gen_accounts(28)
+    uri = "file:///bench/accounts.sift"
+    c = LspClient(sift, {"debounceMs": 0, "timeoutMs": 5000},
+                  {"window": {"workDoneProgress": True}})
+    res: dict = {"lines": src.count("\n"), "edits": []}
+    try:
+        t0 = time.perf_counter()
+        c.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "sift", "version": 1, "text": src}})
+        t1, diags, msg = c.verification(uri)
+        res["open"] = (t1 - t0, msg, len(diags))
+        print(f"lsp        open, full verification     {fmt_s(t1 - t0)} s ({msg})", flush=True)
+        version = 1
+        for rep in range(reps):
+            for cls in EDIT_CLASSES:
+                # A failing statement typed in, then deleted again: two
+                # edits inside one body, the second back to verified.
+                stmt = f"    assert x > {rep + 100};\n"
+                _, line = edit_client(src, cls, stmt)
+                insert = {"range": {"start": {"line": line, "character": 0},
+                                    "end": {"line": line, "character": 0}}, "text": stmt}
+                delete = {"range": {"start": {"line": line, "character": 0},
+                                    "end": {"line": line + 1, "character": 0}}, "text": ""}
+                for what, change, expected in (("failing", insert, 1),
+                                               ("verified", delete, 0)):
+                    version += 1
+                    t0 = time.perf_counter()
+                    c.notify("textDocument/didChange", {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [change]})
+                    t1, diags, msg = c.verification(uri)
+                    failing = sum(1 for d in diags if d.get("code") == "assert.failed")
+                    res["edits"].append((cls, what, t1 - t0, msg, failing, expected))
+                    print(f"lsp        edit Account{cls}.client ({what:8}) "
+                          f"{(t1 - t0) * 1000:7.1f} ms ({msg}, {failing} failing)",
+                          flush=True)
+    finally:
+        c.close()
+    return res
+
+
+def incremental_section(info: dict, cache: dict, lsp: dict) -> str:
+    md = [INCREMENTAL_BEGIN, "## Incremental verification: result cache and language server\n"]
+    md.append(f"Generated by `python3 bench/run.py --incremental --write` on {info['date']}"
+              f" (sift {info['commit']}, {info['z3']}, {info['nproc']} CPUs; load average"
+              f" before {info['load_before']}, after {loadavg()}). The program is"
+              f" `gen_accounts(28)`: {cache['lines']} lines, 28 classes of 7 members"
+              " (196 members: predicates, pure methods, constructors, mutators with"
+              " unfolding contracts, loops, clients).\n")
+    md.append("### `sift verify --cache DIR` (wall clock of the whole process, best of runs)\n")
+    md.append("| run | wall s | runs | members | verified | from the cache | exit |")
+    md.append("|---|---|---|---|---|---|---|")
+    for name, wall, runs, n, verified, cached, rc in cache["rows"]:
+        md.append(f"| {name} | {fmt_s(wall)} | {runs} | {n} | {verified} | {cached} | {rc} |")
+    rows = {r[0]: r[1] for r in cache["rows"]}
+    if rows.get("every member cached") and rows.get("no cache"):
+        md.append(f"\nA run with every member cached takes {fmt_s(rows['every member cached'])} s,"
+                  f" {rows['no cache'] / rows['every member cached']:.0f}x less than a fresh one;"
+                  " one edited method body costs that member's verification on top.\n")
+    md.append("### `sift lsp`: edit to published diagnostics\n")
+    md.append("Time from sending `didChange` to the `publishDiagnostics` of the verification"
+              " that follows it, with `debounceMs: 0` (the editor's typing pause, 500 ms by"
+              " default, comes before this). The edits type a failing `assert` at the start"
+              " of `Account{k}.client` (its diagnostic must appear) and delete it again (it"
+              " must go); execution trees are kept for hovers, as in an editor.\n")
+    t, msg, nd = lsp["open"]
+    md.append(f"- open (every member verified, nothing cached): {t * 1000:.0f} ms ({msg})")
+    lat = sorted(e[2] * 1000 for e in lsp["edits"])
+    if lat:
+        med = lat[len(lat) // 2]
+        md.append(f"- edits: {len(lat)}; median {med:.0f} ms, max {lat[-1]:.0f} ms,"
+                  f" min {lat[0]:.0f} ms (target: 200 ms): "
+                  + ("met" if lat[-1] <= 200 else "NOT MET") + "\n")
+    md.append("| edit | result | ms | progress end | assert.failed shown (expected) |")
+    md.append("|---|---|---|---|---|")
+    for cls, what, t, msg, failing, expected in lsp["edits"]:
+        md.append(f"| Account{cls}.client | {what} | {t * 1000:.1f} | {msg} |"
+                  f" {failing} ({expected}) |")
+    md.append("")
+    md.append(INCREMENTAL_END)
+    return "\n".join(md) + "\n"
+
+
+def keep_incremental(results: Path, text: str) -> str:
+    """`text` with the incremental section of the current RESULTS.md kept
+    (a full `--write` regenerates every other section)."""
+    try:
+        old = results.read_text()
+    except OSError:
+        return text
+    if INCREMENTAL_BEGIN in old and INCREMENTAL_END in old:
+        start = old.index(INCREMENTAL_BEGIN)
+        end = old.index(INCREMENTAL_END) + len(INCREMENTAL_END)
+        return text.rstrip("\n") + "\n\n" + old[start:end] + "\n"
+    return text
+
+
+def replace_incremental(results: Path, section: str) -> None:
+    try:
+        old = results.read_text()
+    except OSError:
+        old = ""
+    if INCREMENTAL_BEGIN in old and INCREMENTAL_END in old:
+        start = old.index(INCREMENTAL_BEGIN)
+        end = old.index(INCREMENTAL_END) + len(INCREMENTAL_END)
+        new = old[:start] + section.rstrip("\n") + old[end:]
+    else:
+        new = old.rstrip("\n") + "\n\n" + section
+    results.write_text(new)
+
+
+def incremental_main(args) -> int:
+    info = machine_info()
+    with tempfile.TemporaryDirectory(prefix="sift-bench-inc-") as tmp:
+        cache = bench_cache(args.sift, Path(tmp), args.timeout)
+    lsp = bench_lsp(args.sift)
+    section = incremental_section(info, cache, lsp)
+    print()
+    print(section)
+    if args.write:
+        replace_incremental(BENCH_DIR / "RESULTS.md", section)
+        print(f"wrote the incremental section of {BENCH_DIR / 'RESULTS.md'}")
+    ok = all(r[6] == 0 for r in cache["rows"])
+    ok = ok and all(e[4] == e[5] for e in lsp["edits"])
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -456,6 +835,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the generated programs to this directory and keep them")
     ap.add_argument("--no-build", action="store_true",
                     help="do not run `cargo build --release` first")
+    ap.add_argument("--incremental", action="store_true",
+                    help="measure the result cache and the language server's edit latency"
+                         " instead (with --write: only their section of RESULTS.md)")
     args = ap.parse_args(argv)
 
     if not args.no_build and args.sift == DEFAULT_SIFT:
@@ -469,6 +851,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.sift.exists():
         print(f"no sift binary at {args.sift}", file=sys.stderr)
         return 2
+
+    if args.incremental:
+        return incremental_main(args)
 
     only = set(args.only.split(",")) if args.only else None
     info = machine_info()
@@ -578,6 +963,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(text)
     if args.write:
+        text = keep_incremental(BENCH_DIR / "RESULTS.md", text)
         (BENCH_DIR / "RESULTS.md").write_text(text)
         print(f"wrote {BENCH_DIR / 'RESULTS.md'}")
     return 0 if all(r.ok for r in rows) else 1

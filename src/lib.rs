@@ -1,10 +1,13 @@
 //! Sift: a verifier for a small Java-like language with implicit dynamic
 //! frames, by symbolic execution over Z3 (Smans, Jacobs, Piessens).
 
+pub mod cache;
 pub mod check;
 pub mod debug;
 pub mod diag;
 pub mod lsp;
+pub mod partition;
+pub mod progress;
 pub mod report;
 pub mod solver;
 pub mod symbolic;

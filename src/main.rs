@@ -5,8 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sift::cache::Cache;
+use sift::partition::Partition;
+use sift::progress::Bar;
 use sift::report::{json, text};
-use sift::verify::{FileReport, Options, Stage};
+use sift::verify::{FileReport, Hooks, Options, Stage};
 
 /// Largest source file accepted (a verifier input is a program, not data).
 const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -27,7 +30,7 @@ struct Cli {
 enum Command {
     /// Verify Sift programs (.sift files).
     #[command(
-        after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage."
+        after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage. With --partition, 0 and 1 are about the share's members only."
     )]
     Verify {
         /// The files to verify.
@@ -55,6 +58,20 @@ enum Command {
         /// the program must contain them all.
         #[arg(long)]
         no_infer: bool,
+        /// Reuse results kept in DIR and keep new ones there: a member is
+        /// verified again only if its text, a declaration, contract,
+        /// predicate or pure method, an option or Sift itself changed. A
+        /// stale or damaged cache file is ignored; one that cannot be written
+        /// is a warning. Not used with --smt-log.
+        #[arg(long, value_name = "DIR")]
+        cache: Option<PathBuf>,
+        /// Verify only share K of N (1 <= K <= N): members are assigned by a
+        /// hash of the file path as given and the member's name, so N jobs
+        /// with the same files verify every member exactly once. Members of
+        /// other shares are not verified and not listed; parse and type
+        /// errors are reported by every share.
+        #[arg(long, value_name = "K/N")]
+        partition: Option<Partition>,
     },
     /// Run the language server on stdin/stdout.
     Lsp,
@@ -95,6 +112,8 @@ fn main() -> ExitCode {
             trace,
             jobs,
             no_infer,
+            cache,
+            partition,
         } => {
             if !(timeout.is_finite() && timeout > 0.0) {
                 eprintln!("error: --timeout must be a positive number of seconds");
@@ -107,7 +126,14 @@ fn main() -> ExitCode {
                 keep_steps: false,
                 infer: !no_infer,
             };
-            verify(&files, &opts, as_json, trace, smt_log.as_deref())
+            let run = Run {
+                as_json,
+                trace,
+                smt_log: smt_log.as_deref(),
+                cache: cache.map(Cache::in_dir),
+                partition,
+            };
+            verify(&files, &opts, run)
         }
         Command::Debug {
             file,
@@ -159,23 +185,49 @@ fn read_source(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-fn verify(
-    files: &[PathBuf],
-    opts: &Options,
+/// How `sift verify` runs and prints.
+struct Run<'a> {
     as_json: bool,
     trace: bool,
-    smt_log: Option<&std::path::Path>,
-) -> ExitCode {
+    smt_log: Option<&'a std::path::Path>,
+    cache: Option<Cache>,
+    partition: Option<Partition>,
+}
+
+fn verify(files: &[PathBuf], opts: &Options, run: Run) -> ExitCode {
+    let Run {
+        as_json,
+        trace,
+        smt_log,
+        mut cache,
+        partition,
+    } = run;
+    let bar = Bar::on_stderr(as_json);
     let outcomes: Vec<Outcome> = files
         .iter()
         .map(|p| {
             let shown = p.display().to_string();
             match read_source(p) {
-                Ok(src) => Outcome::Read(sift::verify_source(&shown, &src, opts)),
+                Ok(src) => {
+                    let mut hooks = Hooks {
+                        partition,
+                        cache: cache.as_mut(),
+                        progress: bar.as_ref().map(|b| b as &dyn sift::verify::Progress),
+                    };
+                    Outcome::Read(sift::verify::verify_source_with(
+                        &shown, &src, opts, &mut hooks,
+                    ))
+                }
                 Err(msg) => Outcome::Unreadable(shown, msg),
             }
         })
         .collect();
+    if let Some(b) = &bar {
+        b.finish();
+    }
+    for w in cache.as_mut().map(Cache::take_warnings).unwrap_or_default() {
+        eprintln!("warning: {w}");
+    }
 
     let mut status = 0u8;
     for o in &outcomes {
@@ -216,7 +268,10 @@ fn verify(
                 Outcome::Unreadable(p, m) => json::unreadable_json(p, m),
             })
             .collect();
-        let doc = serde_json::json!({ "files": files });
+        let mut doc = serde_json::json!({ "files": files });
+        if let Some(p) = partition {
+            doc["partition"] = serde_json::json!({ "index": p.index, "count": p.count });
+        }
         let _ = writeln!(
             out,
             "{}",
@@ -236,15 +291,23 @@ fn verify(
                         eprint!("{}", text::render_trace(r, e));
                     }
                 }
-                let _ = writeln!(out, "{}", summary(r));
+                let _ = writeln!(out, "{}", summary(r, partition));
             }
         }
     }
     ExitCode::from(status)
 }
 
-fn summary(r: &FileReport) -> String {
+fn summary(r: &FileReport, partition: Option<Partition>) -> String {
     let n = r.members.len();
+    let reused = r.members.iter().filter(|m| m.cached).count();
+    let mut extra = String::new();
+    if let Some(p) = partition {
+        extra.push_str(&format!(" in share {p}"));
+    }
+    if reused > 0 {
+        extra.push_str(&format!("; {reused} unchanged, from the cache"));
+    }
     let ok = r.members.iter().filter(|m| m.verified()).count();
     let errors = r.errors.len();
     let plural = |n: usize, w: &str| {
@@ -261,9 +324,11 @@ fn summary(r: &FileReport) -> String {
             r.path,
             plural(errors, "error")
         ),
-        Stage::Verified if errors == 0 => format!("{}: verified ({} of {n} members)", r.path, ok),
+        Stage::Verified if errors == 0 => {
+            format!("{}: verified ({} of {n} members{extra})", r.path, ok)
+        }
         Stage::Verified => format!(
-            "{}: {} ({} of {n} members verified)",
+            "{}: {} ({} of {n} members verified{extra})",
             r.path,
             plural(errors, "verification error"),
             ok

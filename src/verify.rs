@@ -11,7 +11,9 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
+use crate::cache::Cache;
 use crate::diag::{Diagnostic, Kind};
+use crate::partition::Partition;
 use crate::solver::Solver;
 use crate::symbolic::ctx::{Ctx, Failure};
 use crate::symbolic::program::ProgramInfo;
@@ -108,6 +110,13 @@ pub struct MemberReport {
     pub millis: f64,
     pub queries: u64,
     pub smt_log: Option<String>,
+    /// Taken from the cache (`millis` and `queries` are then those of the
+    /// run that verified it).
+    pub cached: bool,
+    /// Whether a fresh run would report the same: not when the solver gave
+    /// up (a timeout depends on the machine's load) or the verifier failed.
+    /// Only such results are cached.
+    pub reusable: bool,
 }
 
 impl MemberReport {
@@ -132,8 +141,38 @@ impl FileReport {
     }
 }
 
+/// Told how a verification advances (the progress bar, LSP work-done
+/// progress), on the thread that called [`verify_source_with`].
+pub trait Progress {
+    /// The members of `path` that will be reported: `total`, of which
+    /// `reused` come from the cache at once.
+    fn start(&self, path: &str, total: usize, reused: usize);
+    /// One member was verified.
+    fn member_done(&self, report: &MemberReport);
+}
+
+/// What a run does besides verifying every member of a file.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Verify and report only the members of this share.
+    pub partition: Option<Partition>,
+    /// Reuse the results it holds and keep the new ones.
+    pub cache: Option<&'a mut Cache>,
+    pub progress: Option<&'a dyn Progress>,
+}
+
 /// Parses, checks and verifies one file.
 pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
+    verify_source_with(path, source, opts, &mut Hooks::default())
+}
+
+/// [`verify_source`] with a partition, a cache or progress reports.
+pub fn verify_source_with(
+    path: &str,
+    source: &str,
+    opts: &Options,
+    hooks: &mut Hooks,
+) -> FileReport {
     let src = source.to_string();
     let front = on_big_stack(move || {
         let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
@@ -170,7 +209,7 @@ pub fn verify_source(path: &str, source: &str, opts: &Options) -> FileReport {
             return report;
         }
     };
-    report.members = verify_program(program, source, opts);
+    report.members = verify_members(path, program, source, opts, hooks);
     let errors: Vec<ErrorReport> = report
         .members
         .iter()
@@ -225,15 +264,18 @@ fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".to_string())
 }
 
-struct Member {
-    name: String,
-    kind: MemberKind,
-    span: Span,
+#[derive(Clone)]
+pub(crate) struct Member {
+    pub name: String,
+    pub kind: MemberKind,
+    pub span: Span,
+    /// The body of a method or constructor.
+    pub body: Option<Span>,
     class: String,
     member: String,
 }
 
-fn members(info: &ProgramInfo) -> Vec<Member> {
+pub(crate) fn members(info: &ProgramInfo) -> Vec<Member> {
     let mut out = Vec::new();
     for class in &info.program.classes {
         let c = &class.name.name;
@@ -246,6 +288,7 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
                     MemberKind::Method
                 },
                 span: m.span.clone(),
+                body: Some(m.body.span.clone()),
                 class: c.clone(),
                 member: m.name.name.clone(),
             });
@@ -255,6 +298,7 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
                 name: format!("{c}.{}", p.name.name),
                 kind: MemberKind::Pure,
                 span: p.span.clone(),
+                body: None,
                 class: c.clone(),
                 member: p.name.name.clone(),
             });
@@ -264,6 +308,7 @@ fn members(info: &ProgramInfo) -> Vec<Member> {
                 name: format!("{c}.{}", q.name.name),
                 kind: MemberKind::Predicate,
                 span: q.span.clone(),
+                body: None,
                 class: c.clone(),
                 member: q.name.name.clone(),
             });
@@ -354,8 +399,81 @@ pub fn verify_program(
     source: &str,
     opts: &Options,
 ) -> Vec<MemberReport> {
+    verify_members("", program, source, opts, &mut Hooks::default())
+}
+
+/// Verifies the members of a checked program that `hooks` select (all but
+/// other shares' members) and do not find in the cache; reports in source
+/// order.
+fn verify_members(
+    path: &str,
+    program: crate::syntax::ast::Program,
+    source: &str,
+    opts: &Options,
+    hooks: &mut Hooks,
+) -> Vec<MemberReport> {
     let info = Arc::new(ProgramInfo::new(program));
-    let members = Arc::new(members(&info));
+    let all = members(&info);
+    // Keys for every member, not only this share's: the cache keeps the
+    // entries of other shares that are still current.
+    let layout = hooks
+        .cache
+        .as_ref()
+        .and_then(|_| crate::cache::Layout::new(source, &all, opts));
+    let chosen: Vec<usize> = (0..all.len())
+        .filter(|&i| {
+            hooks
+                .partition
+                .is_none_or(|p| p.contains(path, &all[i].name))
+        })
+        .collect();
+    let mut reports: Vec<Option<MemberReport>> = chosen
+        .iter()
+        .map(|&i| match (hooks.cache.as_deref_mut(), &layout) {
+            (Some(cache), Some(layout)) => cache.get(path, layout, &all[i], i),
+            _ => None,
+        })
+        .collect();
+    let todo: Vec<usize> = (0..chosen.len())
+        .filter(|&j| reports[j].is_none())
+        .collect();
+    if let Some(p) = hooks.progress {
+        p.start(path, chosen.len(), chosen.len() - todo.len());
+    }
+    let fresh = run_members(
+        &info,
+        todo.iter().map(|&j| all[chosen[j]].clone()).collect(),
+        source,
+        opts,
+        hooks.progress,
+    );
+    for (&j, report) in todo.iter().zip(fresh) {
+        reports[j] = Some(report);
+    }
+    let reports: Vec<MemberReport> = reports.into_iter().flatten().collect();
+    if let (Some(cache), Some(layout)) = (hooks.cache.as_deref_mut(), &layout) {
+        for (&i, report) in chosen.iter().zip(&reports) {
+            if !report.cached {
+                cache.put(path, layout, &all[i], i, report);
+            }
+        }
+        cache.save(path, layout);
+    }
+    reports
+}
+
+/// Verifies `members` on verifier threads; reports in the given order.
+fn run_members(
+    info: &Arc<ProgramInfo>,
+    members: Vec<Member>,
+    source: &str,
+    opts: &Options,
+    progress: Option<&dyn Progress>,
+) -> Vec<MemberReport> {
+    if members.is_empty() {
+        return Vec::new();
+    }
+    let members = Arc::new(members);
     let source: Arc<str> = source.into();
     let outputs: Arc<Mutex<Vec<Vec<TaskOutput>>>> =
         Arc::new(Mutex::new((0..members.len()).map(|_| Vec::new()).collect()));
@@ -364,9 +482,10 @@ pub fn verify_program(
         changed: Condvar::new(),
     });
     for (i, m) in members.iter().enumerate() {
-        let route = splits_paths(&info, m, opts).then(Vec::new);
+        let route = splits_paths(info, m, opts).then(Vec::new);
         queue.push(Task { member: i, route });
     }
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, MemberReport)>();
     let jobs = match opts.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -376,7 +495,7 @@ pub fn verify_program(
     let mut handles = Vec::new();
     let mut unverified = "the verifier thread stopped".to_string();
     for _ in 0..jobs {
-        let (info, members, source, outputs, queue, funs, opts) = (
+        let (info, members, source, outputs, queue, funs, opts, done_tx) = (
             info.clone(),
             members.clone(),
             source.clone(),
@@ -384,6 +503,7 @@ pub fn verify_program(
             queue.clone(),
             funs.clone(),
             opts.clone(),
+            done_tx.clone(),
         );
         let spawned = std::thread::Builder::new()
             .stack_size(STACK_BYTES)
@@ -399,7 +519,13 @@ pub fn verify_program(
                         })
                     });
                     let route = task.route.map(|r| Route::new(r, donate));
+                    let first = route.as_ref().is_none_or(|r| r.choices().is_empty());
                     let out = verify_member(&info, &source, &funs, m, route, &opts);
+                    // A member's first task stands for it in the progress
+                    // shown (the others are parts of it).
+                    if first {
+                        let _ = done_tx.send((task.member, out.report.clone()));
+                    }
                     if let Ok(mut o) = outputs.lock() {
                         o[task.member].push(out);
                     }
@@ -414,6 +540,14 @@ pub fn verify_program(
                 unverified = format!("cannot start a verifier thread: {e}");
                 break;
             }
+        }
+    }
+    // Each thread holds a sender until it ends, so this loop ends with the
+    // last of them (also when one panics).
+    drop(done_tx);
+    for (_, report) in done_rx {
+        if let Some(p) = progress {
+            p.member_done(&report);
         }
     }
     for h in handles {
@@ -436,6 +570,8 @@ pub fn verify_program(
                 millis: 0.0,
                 queries: 0,
                 smt_log: None,
+                cached: false,
+                reusable: false,
             })
         })
         .collect()
@@ -460,6 +596,7 @@ fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
         }
         report.millis += t.report.millis;
         report.queries += t.report.queries;
+        report.reusable &= t.report.reusable;
     }
     report.errors.sort_by_key(|e| e.diag.span.start);
     Some(report)
@@ -519,6 +656,7 @@ fn verify_member(
         .drain(..)
         .map(|f| render_failure(&m.name, f))
         .collect();
+    let reusable = run.is_ok() && ctx.solver.gave_up == 0;
     if let Err(p) = run {
         errors.push(internal_error(m, &panic_message(&p)));
     }
@@ -549,6 +687,8 @@ fn verify_member(
             millis: start.elapsed().as_secs_f64() * 1000.0,
             queries,
             smt_log,
+            cached: false,
+            reusable,
         },
     }
 }

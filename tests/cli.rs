@@ -176,6 +176,8 @@ fn help_explains_every_flag() {
         "--smt-log",
         "--trace",
         "--jobs",
+        "--cache",
+        "--partition",
         "Exit status",
     ] {
         assert!(out.contains(flag), "missing {flag} in:\n{out}");

@@ -78,13 +78,17 @@ impl Client {
     }
 
     fn initialized_with(options: Value) -> Client {
+        Client::initialized_with_capabilities(options, json!({}))
+    }
+
+    fn initialized_with_capabilities(options: Value, capabilities: Value) -> Client {
         let mut c = Client::start();
         let init = c.request(
             "initialize",
             json!({
                 "processId": null,
                 "rootUri": null,
-                "capabilities": {},
+                "capabilities": capabilities,
                 "initializationOptions": options,
             }),
         );
@@ -659,5 +663,188 @@ fn saving_verifies_at_once() {
     );
     let diags = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
     assert_eq!(diags[0]["range"]["start"]["line"], 3, "{diags:?}");
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+/// Members whose results the server's cache keeps: the error of `client`
+/// has a related label in the contract of `set`.
+const CACHED: &str = "class Cell {
+  int x;
+  Cell(int v) requires v >= 0; ensures acc(x) && x == v; { x = v; }
+  void set(int v) requires acc(x) && v > 0; ensures acc(x) && x == v; { x = v; }
+  static void first(int k) {
+    int a = k + 1;
+    assert a > k;
+  }
+  static void client(int k) {
+    Cell c = new Cell(1);
+    c.set(k);
+  }
+  static void wrong(int v) ensures v > 0; { int w = v; }
+}
+";
+
+/// Inserted at the start of line 6 of `CACHED`, inside the body of
+/// `first`: every later member moves down three lines.
+const INSERTED: &str = "    a = a + 0;\n\n    // more\n";
+
+fn with_progress() -> Client {
+    Client::initialized_with_capabilities(
+        json!({ "timeoutMs": 2000, "debounceMs": 50 }),
+        json!({ "window": { "workDoneProgress": true } }),
+    )
+}
+
+/// Answers the server's request for a progress token; the token.
+fn accept_progress_token(c: &mut Client) -> Value {
+    let req = c.wait_for(VERIFY_WAIT, "a progress token request", |m| {
+        m["method"] == "window/workDoneProgress/create" && m.get("id").is_some()
+    });
+    c.send(&json!({ "jsonrpc": "2.0", "id": req["id"], "result": null }));
+    req["params"]["token"].clone()
+}
+
+/// The `$/progress` values for `token`, in the order they arrive, up to
+/// its end.
+fn progress_until_end(c: &mut Client, token: &Value) -> Vec<Value> {
+    let mut values = Vec::new();
+    loop {
+        let m = c.wait_for(VERIFY_WAIT, "progress", |m| {
+            m["method"] == "$/progress" && m["params"]["token"] == *token
+        });
+        let v = m["params"]["value"].clone();
+        let end = v["kind"] == "end";
+        values.push(v);
+        if end {
+            return values;
+        }
+    }
+}
+
+fn assert_begin_reports_end(values: &[Value]) {
+    let kinds: Vec<&str> = values.iter().map(|v| v["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"begin"), "{values:?}");
+    assert_eq!(kinds.last(), Some(&"end"), "{values:?}");
+    assert!(
+        kinds[1..kinds.len() - 1].iter().all(|k| *k == "report"),
+        "{values:?}"
+    );
+}
+
+/// The last diagnostics published for `uri` so far.
+fn last_published(c: &mut Client, uri: &str) -> Vec<Value> {
+    let last = c
+        .pending
+        .iter()
+        .rev()
+        .find(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+        .expect("diagnostics were published");
+    last["params"]["diagnostics"].as_array().cloned().unwrap()
+}
+
+#[test]
+fn work_done_progress_and_reverifying_only_the_edited_member() {
+    let mut c = with_progress();
+    let uri = "file:///tmp/cached.sift";
+    c.open(uri, CACHED);
+    let token = accept_progress_token(&mut c);
+    let values = progress_until_end(&mut c, &token);
+    assert_begin_reports_end(&values);
+    assert_eq!(values[0]["title"], "Verifying cached.sift");
+    assert_eq!(values.last().unwrap()["message"], "5 members, 0 reused");
+    let before = last_published(&mut c, uri);
+    assert_eq!(before.len(), 2, "{before:?}");
+
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": pos(6, 0), "end": pos(6, 0) }, "text": INSERTED }],
+        }),
+    );
+    let again = accept_progress_token(&mut c);
+    assert_ne!(again, token);
+    let values = progress_until_end(&mut c, &again);
+    assert_begin_reports_end(&values);
+    assert_eq!(values.last().unwrap()["message"], "5 members, 4 reused");
+    let after = last_published(&mut c, uri);
+    let hover = c.request("textDocument/hover", text_pos(uri, 13, 6));
+
+    // A fresh server verifying the edited text says the same.
+    let edited = {
+        let mut lines: Vec<&str> = CACHED.split_inclusive('\n').collect();
+        lines.insert(6, INSERTED);
+        lines.concat()
+    };
+    let mut fresh = with_progress();
+    fresh.open(uri, &edited);
+    let t = accept_progress_token(&mut fresh);
+    let values = progress_until_end(&mut fresh, &t);
+    assert_eq!(values.last().unwrap()["message"], "5 members, 0 reused");
+    assert_eq!(after, last_published(&mut fresh, uri));
+    let lines = |d: &[Value]| -> Vec<u64> {
+        d.iter()
+            .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        lines(&after),
+        lines(&before).iter().map(|l| l + 3).collect::<Vec<_>>()
+    );
+    // The cached execution tree moved too: hovers in a reused member.
+    let fresh_hover = fresh.request("textDocument/hover", text_pos(uri, 13, 6));
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|md| md.contains("store")),
+        "{hover}"
+    );
+    assert_eq!(hover["result"], fresh_hover["result"]);
+    assert_eq!(fresh.shutdown_and_exit().code(), Some(0));
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_refused_progress_token_gets_no_progress() {
+    let mut c = with_progress();
+    let uri = "file:///tmp/refused.sift";
+    c.open(uri, ASSERT_FAILS);
+    let req = c.wait_for(VERIFY_WAIT, "a progress token request", |m| {
+        m["method"] == "window/workDoneProgress/create"
+    });
+    c.send(
+        &json!({ "jsonrpc": "2.0", "id": req["id"], "error": { "code": -32603, "message": "no" } }),
+    );
+    c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    // Round trip: everything the server sent before this answer is here.
+    c.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(
+        !c.pending.iter().any(|m| m["method"] == "$/progress"),
+        "{:#?}",
+        c.pending
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn no_work_done_progress_without_the_capability() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/noprogress.sift";
+    c.open(uri, ASSERT_FAILS);
+    c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    c.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(
+        !c.pending.iter().any(|m| {
+            m["method"] == "$/progress" || m["method"] == "window/workDoneProgress/create"
+        }),
+        "{:#?}",
+        c.pending
+    );
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }

@@ -19,6 +19,7 @@ mod documents;
 mod hover;
 mod requests;
 mod transport;
+mod workdone;
 mod worker;
 
 use std::collections::HashMap;
@@ -30,11 +31,13 @@ use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response}
 use lsp_types::{Diagnostic as LspDiagnostic, PublishDiagnosticsParams, Uri};
 use serde_json::Value;
 
+use crate::cache::Cache;
 use crate::syntax::ast::Program;
 use crate::verify::{FileReport, Options};
 use diagnostics::Lens;
 use documents::Document;
 use transport::Output;
+use workdone::WorkDone;
 
 /// What the main loop reacts to.
 pub enum Event {
@@ -44,6 +47,8 @@ pub enum Event {
     /// The input ended (or could not be read: the reason).
     Closed(Option<String>),
     Verified(worker::Done),
+    /// Members done in a running verification.
+    Progress(worker::Advance),
 }
 
 /// Settings, from the client's `initializationOptions`.
@@ -105,6 +110,9 @@ struct DocState {
     running: Option<u64>,
     /// Verify again once the running verification ends.
     rerun: bool,
+    /// Results of members, reused while their key is unchanged (`None`
+    /// while a verification has it).
+    cache: Option<Cache>,
 }
 
 struct Server {
@@ -116,6 +124,7 @@ struct Server {
     /// The client can be asked to refresh code lenses.
     lens_refresh: bool,
     next_request: i32,
+    work_done: WorkDone,
 }
 
 /// Runs the server until `exit`. `Ok` after a clean shutdown; `Err` on a
@@ -133,6 +142,7 @@ pub fn run() -> Result<(), String> {
         docs: HashMap::new(),
         lens_refresh: false,
         next_request: 0,
+        work_done: WorkDone::new(false),
     };
     server.main_loop(&rx)
 }
@@ -160,6 +170,10 @@ impl Server {
                 Ok(Event::Malformed(why)) => self.malformed(&why),
                 Ok(Event::Closed(why)) => Ok(Flow::Exit(self.closed(why))),
                 Ok(Event::Verified(done)) => self.verified(done),
+                Ok(Event::Progress(a)) => self
+                    .work_done
+                    .advanced(&mut self.out, &a)
+                    .map(|()| Flow::Continue),
                 Err(RecvTimeoutError::Timeout) => Ok(Flow::Continue),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("the input channel closed".to_string());
@@ -198,8 +212,12 @@ impl Server {
         match m {
             Message::Request(r) => self.request(r),
             Message::Notification(n) => self.notification(n),
-            // Replies to our `workspace/codeLens/refresh`.
-            Message::Response(_) => Ok(Flow::Continue),
+            // Replies to our `window/workDoneProgress/create` and
+            // `workspace/codeLens/refresh`.
+            Message::Response(r) => {
+                self.work_done.response(&mut self.out, &r)?;
+                Ok(Flow::Continue)
+            }
         }
     }
 
@@ -271,6 +289,11 @@ impl Server {
             .pointer("/capabilities/workspace/codeLens/refreshSupport")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        self.work_done = WorkDone::new(
+            p.pointer("/capabilities/window/workDoneProgress")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        );
         let result = requests::initialize_result();
         self.out.send(Response::new_ok(r.id, result))
     }
@@ -351,6 +374,7 @@ impl Server {
             verify_at: None,
             running,
             rerun: false,
+            cache: Some(Cache::in_memory()),
         });
         analyse(d);
         if d.fast.is_empty() {
@@ -436,18 +460,34 @@ impl Server {
                 generation: d.doc.generation,
                 text: d.doc.text.clone(),
                 opts,
+                cache: d.cache.take().unwrap_or_else(Cache::in_memory),
             };
             if worker::spawn(job, self.tx.clone()) {
                 d.running = Some(d.doc.generation);
+                let title = format!("Verifying {}", file_name(d.uri.as_str()));
+                self.work_done
+                    .started(&mut self.out, key, d.doc.generation, title)?;
             }
         }
         Ok(())
     }
 
     fn verified(&mut self, done: worker::Done) -> std::io::Result<Flow> {
+        let (key, generation) = (done.key.clone(), done.generation);
+        let flow = self.take_result(done)?;
+        // After the diagnostics: a client that sees the end can rely on them.
+        self.work_done.finished(&mut self.out, &key, generation)?;
+        Ok(flow)
+    }
+
+    fn take_result(&mut self, mut done: worker::Done) -> std::io::Result<Flow> {
         let Some(d) = self.docs.get_mut(&done.key) else {
             return Ok(Flow::Continue);
         };
+        // Entries are keyed by content, so even a stale run's are right.
+        if let Some(cache) = done.cache.take() {
+            d.cache = Some(cache);
+        }
         if d.running != Some(done.generation) {
             // From a document closed and reopened since.
             return Ok(Flow::Continue);
@@ -482,6 +522,11 @@ impl Server {
         }
         Ok(Flow::Continue)
     }
+}
+
+/// The last part of a URI, for progress titles.
+fn file_name(uri: &str) -> &str {
+    uri.rsplit('/').next().unwrap_or(uri)
 }
 
 /// Parses and checks the current text of a document.

@@ -2,13 +2,15 @@
 //! full verification on a background thread that reports back through the
 //! server's event channel.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
 use super::Event;
+use crate::cache::Cache;
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{Program, Stmt, StmtKind};
-use crate::verify::{FileReport, Options};
+use crate::verify::{FileReport, Hooks, MemberReport, Options, Progress};
 
 /// Parses and checks `text`: the resolved program (also after type errors,
 /// resolved as far as the checker got) and the parse or type errors.
@@ -63,6 +65,8 @@ pub struct Job {
     pub generation: u64,
     pub text: String,
     pub opts: Options,
+    /// The document's results so far (moved back in `Done`).
+    pub cache: Cache,
 }
 
 /// A finished verification.
@@ -71,6 +75,55 @@ pub struct Done {
     pub generation: u64,
     /// `Err` if the verifier could not run (its message).
     pub report: Result<Arc<FileReport>, String>,
+    /// The cache with this run's results; `None` after a panic, which may
+    /// have left it half updated.
+    pub cache: Option<Cache>,
+}
+
+/// Members done so far in a running verification.
+pub struct Advance {
+    pub key: String,
+    pub generation: u64,
+    pub done: usize,
+    pub total: usize,
+    /// Of `done`, the members whose results came from the cache.
+    pub reused: usize,
+}
+
+/// Sends an `Advance` to the server as members finish.
+struct Reporter<'a> {
+    tx: &'a Sender<Event>,
+    key: &'a str,
+    generation: u64,
+    done: Cell<usize>,
+    total: Cell<usize>,
+    reused: Cell<usize>,
+}
+
+impl Reporter<'_> {
+    fn send(&self) {
+        let _ = self.tx.send(Event::Progress(Advance {
+            key: self.key.to_string(),
+            generation: self.generation,
+            done: self.done.get(),
+            total: self.total.get(),
+            reused: self.reused.get(),
+        }));
+    }
+}
+
+impl Progress for Reporter<'_> {
+    fn start(&self, _path: &str, total: usize, reused: usize) {
+        self.total.set(total);
+        self.done.set(reused);
+        self.reused.set(reused);
+        self.send();
+    }
+
+    fn member_done(&self, _report: &MemberReport) {
+        self.done.set(self.done.get() + 1);
+        self.send();
+    }
 }
 
 /// Runs `job` on a thread of its own; the result arrives as
@@ -81,20 +134,40 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
         generation,
         text,
         opts,
+        mut cache,
     } = job;
     let spawned = std::thread::Builder::new()
         .name("sift-lsp-verify".to_string())
         .spawn(move || {
-            let run = std::panic::catch_unwind(|| crate::verify::verify_source(&key, &text, &opts));
-            let report = match run {
-                Ok(r) => Ok(Arc::new(r)),
-                Err(_) => Err("internal error: the verifier panicked".to_string()),
+            let reporter = Reporter {
+                tx: &tx,
+                key: &key,
+                generation,
+                done: Cell::new(0),
+                total: Cell::new(0),
+                reused: Cell::new(0),
+            };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut hooks = Hooks {
+                    partition: None,
+                    cache: Some(&mut cache),
+                    progress: Some(&reporter),
+                };
+                crate::verify::verify_source_with(&key, &text, &opts, &mut hooks)
+            }));
+            let (report, cache) = match run {
+                Ok(r) => (Ok(Arc::new(r)), Some(cache)),
+                Err(_) => (
+                    Err("internal error: the verifier panicked".to_string()),
+                    None,
+                ),
             };
             // The server may be gone (shutting down): nothing to do then.
             let _ = tx.send(Event::Verified(Done {
                 key,
                 generation,
                 report,
+                cache,
             }));
         });
     match spawned {

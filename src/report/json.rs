@@ -72,6 +72,7 @@ pub fn file_json(report: &FileReport) -> Value {
                 "status": if m.verified() { "verified" } else { "failed" },
                 "time_ms": (m.millis * 10.0).round() / 10.0,
                 "queries": m.queries,
+                "cached": m.cached,
             })
         })
         .collect();

@@ -50,6 +50,9 @@ pub struct Solver<'z> {
     log: Option<String>,
     logged_vars: HashSet<String>,
     pub queries: u64,
+    /// Answers given up (timeout, resource limit): results that another
+    /// run might not reproduce.
+    pub gave_up: u64,
 }
 
 impl<'z> Solver<'z> {
@@ -77,6 +80,7 @@ impl<'z> Solver<'z> {
             log: log.then(String::new),
             logged_vars: HashSet::new(),
             queries: 0,
+            gave_up: 0,
         };
         if let Some(l) = solver.log.as_mut() {
             // The replay must use the solver's own settings: with
@@ -248,6 +252,21 @@ impl<'z> Solver<'z> {
         self.levels.push(head);
     }
 
+    /// Z3's `check-sat`, counting the answers it gave up on (feasibility
+    /// checks included, where `unknown` silently keeps a path).
+    fn check_sat(&mut self) -> SatResult {
+        let r = self.s.check();
+        if r == SatResult::Unknown
+            && !self
+                .s
+                .get_reason_unknown()
+                .is_some_and(|why| why.contains("incomplete"))
+        {
+            self.gave_up += 1;
+        }
+        r
+    }
+
     fn check(&mut self, pc: &PathCondition, extra: Option<&Term>, why: &str) -> SatResult {
         self.queries += 1;
         self.sync(pc);
@@ -257,7 +276,7 @@ impl<'z> Solver<'z> {
         match extra {
             None => {
                 self.log("(check-sat)");
-                self.s.check()
+                self.check_sat()
             }
             Some(extra) => {
                 let b = self.translate(extra).as_bool().expect("goal is boolean");
@@ -269,7 +288,7 @@ impl<'z> Solver<'z> {
                         to_smtlib(extra)
                     ));
                 }
-                let r = self.s.check();
+                let r = self.check_sat();
                 self.s.pop(1);
                 r
             }
@@ -319,7 +338,7 @@ impl<'z> Solver<'z> {
             let b = self.translate(e).as_bool()?;
             self.s.assert(&b);
         }
-        let result = self.s.check();
+        let result = self.check_sat();
         let candidate = match result {
             SatResult::Sat => true,
             SatResult::Unsat => false,
