@@ -205,20 +205,21 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
         // Figure 7, rows 1, 2 and 4: a pure fact must follow from Σ.
         _ => {
             let s = at_conjunct(s, &a.span);
+            let before = s.failures();
             eval(ctx, s, a, &|ctx, s, t| {
-                let keeps = s.obligation.as_ref().is_some_and(|o| o.keeps_facts());
+                let clean = s.failures() == before;
                 if ctx.prove(&s, &t, &format!("does `{}` hold?", ctx.text(&a.span))) {
                     let mut s = s;
-                    s.note_fact(&t);
+                    s.note_fact(&t, before);
                     return k(ctx, s, h2.clone(), Term::unit());
                 }
                 let reason = format!("`{}` might not hold", ctx.text(&a.span));
                 if let Some(mut s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
-                    // The first failing fact is the one assumed afterwards;
-                    // facts after it are not assumed even here, where they
-                    // could only cut the consumption's path short.
-                    if keeps && let Some(o) = s.obligation.as_mut() {
-                        o.assumed.push(t.clone());
+                    // A failed fact is assumed afterwards (and here, for the
+                    // conjuncts after it), unless its own evaluation failed.
+                    if clean {
+                        let now = s.failures();
+                        s.note_fact(&t, now);
                         s.assume(t);
                     }
                     k(ctx, s, h2.clone(), Term::unit())
@@ -237,14 +238,16 @@ fn consume_cond(
     els: Option<&Expr>,
     k: Rest,
 ) {
+    let before = s.failures();
     eval(ctx, s, c, &|ctx, s, tc| {
         ctx.cases(&s, &tc, &|ctx, branch, side| {
             let mut branch = branch;
-            branch.note_fact(&if side {
+            let fact = if side {
                 tc.clone()
             } else {
                 Term::not(tc.clone())
-            });
+            };
+            branch.note_fact(&fact, before);
             match if side { then } else { els } {
                 Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
                 None => k(ctx, branch, h2.clone(), Term::unit()),

@@ -357,6 +357,7 @@ impl<'z> Ctx<'z> {
             let mut next = s.clone();
             if let Some(o) = next.obligation.as_mut() {
                 o.reported = true;
+                o.failures += 1;
             }
             return Some(next);
         }

@@ -147,10 +147,12 @@ pub struct Obligation {
     /// An `assert`: a failure is reported once, then assumed.
     pub lenient: bool,
     pub reported: bool,
-    /// The facts of the top-level conjuncts (and branch conditions) met
-    /// before the first failure on this path, the failing fact included:
-    /// all that a failed lenient consumption leaves on the path.
+    /// The facts of the top-level conjuncts (and branch conditions) whose
+    /// evaluation did not fail, whether they hold or not: all that a failed
+    /// lenient consumption leaves on the path.
     pub assumed: Vec<Term>,
+    /// How many failures this obligation met on this path.
+    pub failures: u32,
     /// Secondary places to show (e.g. the callee's `requires`).
     pub related: Vec<Label>,
     /// The store of the code that must establish the assertion, when the
@@ -159,12 +161,6 @@ pub struct Obligation {
 }
 
 impl Obligation {
-    /// Whether a fact met now is one a failed lenient consumption keeps: a
-    /// top-level one, with nothing failed before it on this path.
-    pub fn keeps_facts(&self) -> bool {
-        self.lenient && self.nested == 0 && !self.reported
-    }
-
     pub fn at(kind: Kind, span: Span) -> Obligation {
         Obligation {
             kind,
@@ -174,6 +170,7 @@ impl Obligation {
             lenient: false,
             reported: false,
             assumed: Vec::new(),
+            failures: 0,
             related: Vec::new(),
             outer_store: None,
         }
@@ -285,10 +282,20 @@ impl State {
         out
     }
 
-    /// Notes a fact for `Obligation::assumed` if it is one to keep.
-    pub fn note_fact(&mut self, fact: &Term) {
+    /// How many failures the active obligation met on this path.
+    pub fn failures(&self) -> u32 {
+        self.obligation.as_ref().map_or(0, |o| o.failures)
+    }
+
+    /// Notes a top-level fact of a lenient consumption for
+    /// `Obligation::assumed`, unless its evaluation failed (when the
+    /// obligation met failures since `before`): such a fact would be made
+    /// of values invented to go on.
+    pub fn note_fact(&mut self, fact: &Term, before: u32) {
         if let Some(o) = self.obligation.as_mut()
-            && o.keeps_facts()
+            && o.lenient
+            && o.nested == 0
+            && o.failures == before
         {
             o.assumed.push(fact.clone());
         }
