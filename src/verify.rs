@@ -257,6 +257,30 @@ fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Re
         .map_err(|p| format!("internal error: {}", panic_message(&p)))
 }
 
+/// Runs `f` on a thread with a large stack and returns its result; on the
+/// caller's stack if no thread can be started. A panic goes on in the caller.
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let mut out = None;
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, || f.take().map(|f| f()));
+        if let Ok(handle) = spawned {
+            match handle.join() {
+                Ok(v) => out = v,
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+    });
+    match (out, f) {
+        (Some(v), _) => v,
+        (None, Some(f)) => f(),
+        // `f` was taken by the thread, which returned its value.
+        (None, None) => unreachable!("the thread ran `f` and returned its value"),
+    }
+}
+
 fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -412,7 +436,10 @@ fn verify_members(
     opts: &Options,
     hooks: &mut Hooks,
 ) -> Vec<MemberReport> {
-    let info = Arc::new(ProgramInfo::new(program));
+    // Building the tables walks every method body recursively, once per
+    // nested block, and an `else if` chain nests one block per link: not on
+    // the caller's stack, which may be a small one (the language server's).
+    let info = Arc::new(with_big_stack(move || ProgramInfo::new(program)));
     let all = members(&info);
     // Keys for every member, not only this share's: the cache keeps the
     // entries of other shares that are still current.

@@ -265,3 +265,32 @@ fn reports_are_the_same_whatever_the_thread_count() {
         .collect();
     assert_eq!(lines, vec![7, 9, 16, 23]);
 }
+
+/// `static int f(int x)` ending in an `if` with `n` `else if` links, which
+/// verifies (the postcondition holds on every link).
+fn long_chain(n: usize) -> String {
+    let links: String = (1..=n)
+        .map(|i| format!("    else if (x == {i}) {{ return {i}; }}\n"))
+        .collect();
+    format!(
+        "class A {{\n  static int f(int x)\n    ensures x == 0 ==> result == 0;\n    ensures x < 0 ==> result == -1;\n  {{\n    if (x == 0) {{ return 0; }}\n{links}    else {{ return -1; }}\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_long_else_if_chain_verifies() {
+    let p = temp_file("chain.sift", long_chain(1_000).as_bytes());
+    let o = sift(&["verify", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("verified (1 of 1 members)"));
+    // One link more than the parser accepts: a parse error naming the limit.
+    let p = temp_file("chain_too_long.sift", long_chain(10_001).as_bytes());
+    let o = sift(&["verify", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("[parse] Error: `else if` chain too long: more than 10000 links"),
+        "{err}"
+    );
+    assert!(err.contains("chain_too_long.sift:10007:5"), "{err}");
+}

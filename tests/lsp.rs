@@ -846,5 +846,59 @@ fn no_work_done_progress_without_the_capability() {
         "{:#?}",
         c.pending
     );
+}
+
+/// `static int f(int x)` ending in an `if` with `n` `else if` links; the
+/// last link holds an assertion that fails (on line `n + 2`, 0-based).
+fn long_chain(n: usize) -> String {
+    let mut src =
+        String::from("class A {\n  static int f(int x) {\n    if (x == 0) { return 0; }\n");
+    for i in 1..n {
+        src.push_str(&format!("    else if (x == {i}) {{ return {i}; }}\n"));
+    }
+    src.push_str(&format!(
+        "    else if (x == {n}) {{ assert x == 0; return {n}; }}\n    else {{ return -1; }}\n  }}\n}}\n"
+    ));
+    src
+}
+
+#[test]
+fn long_else_if_chains_are_checked_verified_and_navigated() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/chain.sift";
+    let n = 1_000;
+    c.open(uri, &long_chain(n));
+    // The verifier went down the whole chain: the failure in the last link.
+    let diags = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let last = n as u32 + 2;
+    assert_eq!(diags[0]["range"]["start"]["line"], last, "{diags:?}");
+    // `x` in the last link's condition -> the parameter.
+    let col = 4 + "else if (".len() as u32;
+    assert_eq!(definition_line_col(&mut c, uri, last, col), (1, 19));
+    // The state at the failing assertion, reached through every link.
+    let h = c.request(
+        "textDocument/hover",
+        text_pos(
+            uri,
+            last,
+            col + 2 + format!("== {n}) {{ assert ").len() as u32,
+        ),
+    );
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(md.contains("store"), "{h}");
+    // A chain one link longer than the limit: a clear parse error.
+    let too_long = "file:///tmp/too_long.sift";
+    c.open(too_long, &long_chain(10_001));
+    let diags = c.diagnostics(too_long, REPLY_WAIT, |d| has_code(d, "parse"));
+    let message = diags[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`else if` chain too long: more than 10000 links"),
+        "{message}"
+    );
+    assert_eq!(diags[0]["range"]["start"]["line"], 10_003, "{diags:?}");
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }

@@ -9,6 +9,7 @@
 //! error has the type [`Ty::Err`], which silences follow-up errors.
 
 mod calls;
+mod constant;
 mod expr;
 mod positions;
 mod scope;
@@ -219,8 +220,8 @@ impl Checker {
         for e in &mut m.ensures {
             self.assertion(e, Clause::Ensures);
         }
-        let returns = self.block(&mut m.body);
-        if sig.ret != Ty::Void && !returns {
+        let ends = self.block(&mut m.body);
+        if sig.ret != Ty::Void && !ends {
             let d = error(m.name.span.clone(), "missing return statement")
                 .with_label(format!(
                     "this method must return a value of type `{}`",

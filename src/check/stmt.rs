@@ -1,36 +1,69 @@
 //! Statements: locals and their scopes, assignments, calls, control flow,
-//! ghost statements, `return` and reachability (Java's rules, without loops).
+//! ghost statements, `return` and reachability (Java's rules: a statement
+//! that cannot complete normally makes the next one unreachable, and a
+//! non-void method's body must not complete normally).
 
 use super::calls::Site;
+use super::constant;
 use super::expr::Resolved;
 use super::positions::{Clause, Pos};
 use super::scope::Local;
 use super::types::Ty;
 use super::{Checker, error};
-use crate::syntax::ast::{Block, Expr, ExprKind, MemberKind, Stmt, StmtKind};
+use crate::syntax::ast::{Block, Expr, ExprKind, MemberKind, Span, Stmt, StmtKind};
+
+/// Why a statement cannot complete normally (there is no `break`, so only
+/// these).
+#[derive(Clone, Copy)]
+enum Ends {
+    Return,
+    /// A `while` whose condition is the constant `true`.
+    Loop,
+    /// An `if` whose branches all cannot complete normally.
+    Branches,
+}
+
+impl Ends {
+    fn label(self) -> &'static str {
+        match self {
+            Ends::Return => "this statement follows a `return`",
+            Ends::Loop => "this statement follows a loop whose condition is always `true`",
+            Ends::Branches => "no branch of the `if` before this statement goes on after it",
+        }
+    }
+}
 
 impl Checker {
-    /// Checks a block in a scope of its own; true when it definitely returns.
+    /// Checks a block in a scope of its own; true when it cannot complete
+    /// normally (every path through it returns or loops forever).
     pub(super) fn block(&mut self, b: &mut Block) -> bool {
         self.scopes.push();
-        let mut returns = false;
+        let mut ended: Option<(Ends, Span)> = None;
         let mut reported = false;
         for s in b.stmts.iter_mut() {
-            if returns && !reported {
+            if let Some((why, at)) = &ended
+                && !reported
+            {
                 let d = error(s.span.clone(), "unreachable statement")
-                    .with_label("this statement follows a `return`")
+                    .with_label(why.label())
+                    .with_related(at.clone(), "execution never goes past this statement")
                     .with_help("remove it");
                 self.report(d);
                 reported = true;
             }
-            returns |= self.stmt(s);
+            let span = s.span.clone();
+            if let Some(why) = self.stmt(s)
+                && ended.is_none()
+            {
+                ended = Some((why, span));
+            }
         }
         self.scopes.pop();
-        returns
+        ended.is_some()
     }
 
-    /// Checks one statement; true when it definitely returns.
-    fn stmt(&mut self, s: &mut Stmt) -> bool {
+    /// Checks one statement; says why it cannot complete normally, if so.
+    fn stmt(&mut self, s: &mut Stmt) -> Option<Ends> {
         self.ctx.clause = Clause::Code;
         self.field_assign_of_this(s);
         match &mut s.kind {
@@ -115,15 +148,7 @@ impl Checker {
                     self.report(d);
                 }
             },
-            StmtKind::If { cond, then, els } => {
-                self.condition(cond, "if");
-                let a = self.block(then);
-                let b = match els {
-                    Some(b) => self.block(b),
-                    None => false,
-                };
-                return a && b;
-            }
+            StmtKind::If { .. } => return self.if_chain(s),
             StmtKind::While {
                 cond,
                 invariants,
@@ -134,6 +159,11 @@ impl Checker {
                     self.assertion(inv, Clause::Invariant);
                 }
                 self.block(body);
+                // Java's rule: only a constant `true` makes a loop endless
+                // (without `break`); `while (b)` may always stop.
+                if constant::is_true(cond) {
+                    return Some(Ends::Loop);
+                }
             }
             StmtKind::Assert(e) => self.assertion(e, Clause::Assert),
             StmtKind::Join(e) => self.assertion(e, Clause::Join),
@@ -145,13 +175,39 @@ impl Checker {
             }
             StmtKind::Return(value) => {
                 self.ret(value.as_mut(), s.span.clone());
-                return true;
+                return Some(Ends::Return);
             }
             StmtKind::Open(e) => self.ghost(e, Site::Open),
             StmtKind::Close(e) => self.ghost(e, Site::Close),
             StmtKind::Use(e) => self.ghost(e, Site::Use),
         }
-        false
+        None
+    }
+
+    /// An `if` and its `else if` links, in a loop: a chain nests one `else`
+    /// block per link, and may have many thousand links. It cannot complete
+    /// normally when no branch can (an `if` without `else` always can).
+    fn if_chain(&mut self, s: &mut Stmt) -> Option<Ends> {
+        let mut all_end = true;
+        let mut cur = s;
+        loop {
+            let StmtKind::If { cond, then, els } = &mut cur.kind else {
+                return None;
+            };
+            self.condition(cond, "if");
+            all_end &= self.block(then);
+            let Some(b) = els else {
+                return None;
+            };
+            if b.else_if().is_none() {
+                all_end &= self.block(b);
+                return all_end.then_some(Ends::Branches);
+            }
+            match b.else_if_mut() {
+                Some(next) => cur = next,
+                None => return None,
+            }
+        }
     }
 
     /// `f = e;` where `f` is a field of `this` becomes `this.f = e;`.

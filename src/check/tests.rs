@@ -137,6 +137,103 @@ fn returns() {
     assert_eq!(at, "int x = 1;");
 }
 
+/// Java's reachability rules for loops: only a constant `true` condition
+/// makes a `while` one that cannot complete normally.
+#[test]
+fn endless_loops() {
+    let d = errors("class A { int m() { while (true) { return 1; } return 2; } }");
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].message, "unreachable statement");
+    assert_eq!(
+        d[0].label,
+        "this statement follows a loop whose condition is always `true`"
+    );
+    assert_eq!(d[0].related.len(), 1);
+    assert_eq!(
+        d[0].related[0].message,
+        "execution never goes past this statement"
+    );
+    let src =
+        "class A { int m(bool b) { if (b) { while (true) { } } else { return 1; } b = true; } }";
+    let d = errors(src);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].message, "unreachable statement");
+    assert_eq!(&src[d[0].span.clone()], "b = true;");
+    assert_eq!(
+        d[0].label,
+        "no branch of the `if` before this statement goes on after it"
+    );
+    for ok in [
+        "while (true) { return 1; }",
+        "while (((true))) { }",
+        "while (1 < 2 && !false) { if (b) { return 1; } }",
+        "if (b) { return 1; } else { while (true) { } }",
+        "if (b) { return 1; } else if (!b) { while (true) { } } else { return 2; }",
+    ] {
+        let src = format!("class A {{ int m(bool b) {{ {ok} }} }}");
+        assert_eq!(errors(&src), vec![], "{ok}");
+    }
+    for missing in [
+        "while (b) { return 1; }",
+        "bool t = true; while (t) { return 1; }",
+        "while (true || b) { return 1; }",
+        "while (false) { return 1; }",
+        "while (1 / 0 == 0) { return 1; }",
+        "if (b) { while (true) { } }",
+        "if (b) { return 1; } else if (!b) { while (true) { } }",
+    ] {
+        let src = format!("class A {{ int m(bool b) {{ {missing} }} }}");
+        let (m, at) = only(&src);
+        assert_eq!((m.as_str(), at.as_str()), ("missing return statement", "m"));
+    }
+}
+
+/// What counts as a constant expression (`check::constant`).
+#[test]
+fn constant_expressions() {
+    use super::constant::{Const, value};
+    let cond = |e: &str| -> Option<Const> {
+        let src = format!("class A {{ void m(bool b) {{ while ({e}) {{ }} }} }}");
+        let p = parse(&src).unwrap_or_else(|d| panic!("{e}: {}", d.message));
+        match &p.classes[0].methods[0].body.stmts[0].kind {
+            StmtKind::While { cond, .. } => value(cond),
+            other => panic!("{other:?}"),
+        }
+    };
+    let yes = Some(Const::Bool(true));
+    for e in [
+        "true",
+        "((true))",
+        "!false",
+        "1 + 2 * 3 == 7",
+        "-7 / 2 == -3",
+        "-7 % 2 == -1",
+        "0 <= 1 < 2",
+        "false ==> false",
+        "true != false",
+        "(1 > 2 ? 3 : 4) == 4",
+        "170141183460469231731687303715884105727 > 0",
+    ] {
+        assert_eq!(cond(e), yes, "{e}");
+    }
+    assert_eq!(cond("2 * 3 - 10"), Some(Const::Int(-4)));
+    assert_eq!(cond("true && 1 > 2"), Some(Const::Bool(false)));
+    for e in [
+        "b",
+        "true || b",
+        "b == b",
+        "null == null",
+        "1 / 0 == 0",
+        "1 % 0 == 0",
+        "170141183460469231731687303715884105727 + 1 > 0",
+        "170141183460469231731687303715884105728 > 0",
+        "1 == true",
+        "this == this",
+    ] {
+        assert_eq!(cond(e), None, "{e}");
+    }
+}
+
 #[test]
 fn declarations() {
     let (m, _) = only("class A { int x; void x() { } }");

@@ -175,18 +175,24 @@ fn unknown(what: &str) -> String {
     format!("cannot tell where the step `{what}` is in the method body")
 }
 
-/// Every statement of a block, nested ones after the one holding them.
+/// Every statement of a block, nested ones after the one holding them (in
+/// source order). A stack of the blocks being walked, not recursion: an
+/// `else if` chain nests one block per link, and may have many thousand.
 fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
-    for s in &b.stmts {
+    let mut work: Vec<std::slice::Iter<'a, Stmt>> = vec![b.stmts.iter()];
+    while let Some(top) = work.last_mut() {
+        let Some(s) = top.next() else {
+            work.pop();
+            continue;
+        };
         out.push(s);
         match &s.kind {
             StmtKind::If { then, els, .. } => {
-                collect(then, out);
-                if let Some(e) = els {
-                    collect(e, out);
-                }
+                // Popped last first: the `then` block before the `else`.
+                work.extend(els.iter().map(|e| e.stmts.iter()));
+                work.push(then.stmts.iter());
             }
-            StmtKind::While { body, .. } => collect(body, out),
+            StmtKind::While { body, .. } => work.push(body.stmts.iter()),
             _ => {}
         }
     }

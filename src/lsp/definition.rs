@@ -258,10 +258,7 @@ impl<'a> Walker<'a> {
             StmtKind::FieldAssign { target, value } => {
                 self.expr(target).or_else(|| self.expr(value))
             }
-            StmtKind::If { cond, then, els } => self
-                .expr(cond)
-                .or_else(|| self.block(then))
-                .or_else(|| els.as_ref().and_then(|b| self.block(b))),
+            StmtKind::If { .. } => self.if_chain(st),
             StmtKind::While {
                 cond,
                 invariants,
@@ -286,6 +283,24 @@ impl<'a> Walker<'a> {
             | StmtKind::Use(e)
             | StmtKind::Join(e) => self.expr(e),
         }
+    }
+
+    /// An `if` and its `else if` links, in a loop (a chain nests one block
+    /// per link, and may have many thousand links).
+    fn if_chain(&mut self, st: &Stmt) -> Option<Symbol> {
+        let mut cur = st;
+        while let StmtKind::If { cond, then, els } = &cur.kind {
+            if let Some(s) = self.expr(cond).or_else(|| self.block(then)) {
+                return Some(s);
+            }
+            let b = els.as_ref()?;
+            match b.else_if() {
+                Some(next) if contains(&next.span, self.offset) => cur = next,
+                Some(_) => return None,
+                None => return self.block(b),
+            }
+        }
+        None
     }
 
     /// A bare name: a local or parameter, else a field of the current class.

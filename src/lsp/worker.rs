@@ -31,19 +31,22 @@ pub const STEP_BUDGET: u64 = 1_000_000;
 
 /// The estimated size of the execution trees of `program`.
 pub fn step_cost(program: &Program) -> u64 {
-    fn count(stmts: &[Stmt], n_stmts: &mut u64, n_locals: &mut u64) {
-        for st in stmts {
-            *n_stmts += 1;
-            match &st.kind {
-                StmtKind::Local { .. } => *n_locals += 1,
-                StmtKind::If { then, els, .. } => {
-                    count(&then.stmts, n_stmts, n_locals);
-                    if let Some(e) = els {
-                        count(&e.stmts, n_stmts, n_locals);
+    // A work list, not recursion: an `else if` chain nests one block per
+    // link, and may have many thousand links.
+    fn count(body: &[Stmt], n_stmts: &mut u64, n_locals: &mut u64) {
+        let mut work = vec![body];
+        while let Some(stmts) = work.pop() {
+            for st in stmts {
+                *n_stmts += 1;
+                match &st.kind {
+                    StmtKind::Local { .. } => *n_locals += 1,
+                    StmtKind::If { then, els, .. } => {
+                        work.push(&then.stmts);
+                        work.extend(els.iter().map(|e| e.stmts.as_slice()));
                     }
+                    StmtKind::While { body, .. } => work.push(&body.stmts),
+                    _ => {}
                 }
-                StmtKind::While { body, .. } => count(&body.stmts, n_stmts, n_locals),
-                _ => {}
             }
         }
     }

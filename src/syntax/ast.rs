@@ -91,10 +91,121 @@ pub struct Predicate {
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+/// A block. `Clone` and `Drop` are written out: derived, they would recurse
+/// once per nested block, and an `else if` chain nests one block per link
+/// (see [`StmtKind::If`]), however flat it is in the source.
+#[derive(Debug)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
+}
+
+impl Block {
+    /// The `if` statement of an `else if` link: the one statement of this
+    /// block if it is an `if`. (`else { if ... }` is the same link: the block
+    /// declares nothing and holds nothing else.)
+    pub fn else_if(&self) -> Option<&Stmt> {
+        match self.stmts.as_slice() {
+            [s] if matches!(s.kind, StmtKind::If { .. }) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn else_if_mut(&mut self) -> Option<&mut Stmt> {
+        match self.stmts.as_mut_slice() {
+            [s] if matches!(s.kind, StmtKind::If { .. }) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Clone for Block {
+    fn clone(&self) -> Block {
+        Block {
+            stmts: self.stmts.iter().map(clone_stmt).collect(),
+            span: self.span.clone(),
+        }
+    }
+}
+
+/// Clones a statement; an `if` chain link by link in a loop, then rebuilt
+/// from its end, so the recursion follows only the nesting of the source.
+fn clone_stmt(s: &Stmt) -> Stmt {
+    if !matches!(s.kind, StmtKind::If { .. }) {
+        return s.clone();
+    }
+    // Each link: the statement's span, the span of the `else` block that
+    // holds it (none for the first), its condition and its block.
+    let mut links: Vec<(Span, Option<Span>, Expr, Block)> = Vec::new();
+    let mut holder = None;
+    let mut cur = s;
+    let mut els = None;
+    while let StmtKind::If { cond, then, els: e } = &cur.kind {
+        links.push((cur.span.clone(), holder.take(), cond.clone(), then.clone()));
+        match e {
+            Some(b) => match b.else_if() {
+                Some(next) => {
+                    holder = Some(b.span.clone());
+                    cur = next;
+                }
+                None => {
+                    els = Some(b.clone());
+                    break;
+                }
+            },
+            None => break,
+        }
+    }
+    let mut out = None;
+    while let Some((span, holder, cond, then)) = links.pop() {
+        let st = Stmt {
+            kind: StmtKind::If { cond, then, els },
+            span,
+        };
+        match holder {
+            Some(span) => {
+                els = Some(Block {
+                    stmts: vec![st],
+                    span,
+                });
+            }
+            None => {
+                out = Some(st);
+                els = None;
+            }
+        }
+    }
+    out.unwrap_or_else(|| s.clone())
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        // The nested blocks are taken out and dropped from a list, each one
+        // emptied of its own nested blocks first.
+        let mut pending = Vec::new();
+        take_blocks(&mut self.stmts, &mut pending);
+        while let Some(mut b) = pending.pop() {
+            take_blocks(&mut b.stmts, &mut pending);
+        }
+    }
+}
+
+/// Moves the blocks nested in `stmts` to `out`, leaving empty ones.
+fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
+    let empty = || Block {
+        stmts: Vec::new(),
+        span: 0..0,
+    };
+    for s in stmts {
+        match &mut s.kind {
+            StmtKind::If { then, els, .. } => {
+                out.push(std::mem::replace(then, empty()));
+                out.extend(els.take());
+            }
+            StmtKind::While { body, .. } => out.push(std::mem::replace(body, empty())),
+            _ => {}
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -125,7 +236,9 @@ pub enum StmtKind {
     },
     /// `call;` — an `ExprKind::Call`.
     Call(Expr),
-    /// `else if` is an `else` block holding one `If`.
+    /// `else if` is an `else` block holding one `If` ([`Block::else_if`]):
+    /// walks over the tree follow such chains in a loop, since a chain may
+    /// have many thousand links.
     If {
         cond: Expr,
         then: Block,

@@ -19,8 +19,9 @@ use crate::diag::Diagnostic;
 const PARSER_STACK: usize = 64 << 20;
 
 /// Parses a whole source file. Never panics and never overflows the stack:
-/// nesting is bounded (brackets 200 levels, expression trees 500), and the
-/// parser runs on a thread of its own with a large stack.
+/// nesting is bounded (brackets 200 levels, expression trees 500, `else if`
+/// links 10,000, built without recursion), and the parser runs on a thread
+/// of its own with a large stack.
 // The signature is the crate's contract; a parse error is rare and once.
 #[allow(clippy::result_large_err)]
 pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {

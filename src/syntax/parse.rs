@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::ast::*;
 use crate::syntax::error::{self, at_token, internal};
 use crate::syntax::expr::{self, Built};
-use crate::syntax::scan::{MAX_NESTING, too_deep};
+use crate::syntax::scan::{MAX_ELSE_IF, MAX_NESTING, chain_too_long, too_deep};
 
 #[derive(Parser)]
 #[grammar = "../lang/sift.pest"]
@@ -98,6 +98,25 @@ pub fn program(src: &str) -> R<Program> {
 
 pub struct Builder<'s> {
     pub src: &'s str,
+}
+
+/// Where a block stands: its nesting level (a method body is level 1) and
+/// the number of `else if` links around it. The links are counted apart:
+/// a chain is flat in the source, however deep its tree.
+#[derive(Clone, Copy)]
+struct Depth {
+    blocks: usize,
+    links: usize,
+}
+
+impl Depth {
+    /// A block directly inside this one, `links` more links away.
+    fn inner(self, links: usize) -> Depth {
+        Depth {
+            blocks: self.blocks + 1,
+            links: self.links + links,
+        }
+    }
 }
 
 impl Builder<'_> {
@@ -198,7 +217,11 @@ impl Builder<'_> {
                 break;
             }
         }
-        let body = self.block(k.expect(Rule::block)?, 1)?;
+        let top = Depth {
+            blocks: 1,
+            links: 0,
+        };
+        let body = self.block(k.expect(Rule::block)?, top)?;
         Ok((requires, ensures, body))
     }
 
@@ -301,10 +324,12 @@ impl Builder<'_> {
         })
     }
 
-    /// A block at nesting level `depth` (a method body is level 1).
-    fn block(&self, p: P, depth: usize) -> R<Block> {
+    /// A block standing at `depth`.
+    fn block(&self, p: P, depth: Depth) -> R<Block> {
         let span = span_of(&p);
-        if depth > MAX_NESTING {
+        // The prescan bounds the brackets already; this is a second line of
+        // defence for the recursion below.
+        if depth.blocks > MAX_NESTING {
             return Err(too_deep(span.start..span.start + 1).into());
         }
         let mut stmts = Vec::new();
@@ -316,7 +341,7 @@ impl Builder<'_> {
         Ok(Block { stmts, span })
     }
 
-    fn stmt(&self, p: P, depth: usize) -> R<Stmt> {
+    fn stmt(&self, p: P, depth: Depth) -> R<Stmt> {
         let span = span_of(&p);
         let s = p
             .into_inner()
@@ -335,7 +360,7 @@ impl Builder<'_> {
                 while let Some(c) = k.eat(Rule::invariant_clause) {
                     invariants.push(self.clause(c)?);
                 }
-                let body = self.block(k.expect(Rule::block)?, depth + 1)?;
+                let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
                 StmtKind::While {
                     cond,
                     invariants,
@@ -457,8 +482,9 @@ impl Builder<'_> {
     }
 
     /// `if (c) {..} else if (c) {..} ... else {..}`: the chain is a flat
-    /// repetition in the grammar and nested `else` blocks in the tree.
-    fn if_stmt(&self, p: P, depth: usize) -> R<Stmt> {
+    /// repetition in the grammar and nested `else` blocks in the tree, built
+    /// bottom up without recursion.
+    fn if_stmt(&self, p: P, depth: Depth) -> R<Stmt> {
         // The pair's span may end with blanks: end at the last block.
         let end = p
             .clone()
@@ -471,24 +497,25 @@ impl Builder<'_> {
         let mut k = Kids::of(p);
         let kw = k.expect(Rule::kw_if)?;
         let cond = self.paren_cond(&mut k)?;
-        let then = self.block(k.expect(Rule::block)?, depth + 1)?;
+        let then = self.block(k.expect(Rule::block)?, depth.inner(0))?;
         links.push((kw.as_span().start(), cond, then));
         while let Some(e) = k.eat(Rule::else_if) {
             let mut ek = Kids::of(e);
-            ek.expect(Rule::kw_else)?;
+            let kw_else = ek.expect(Rule::kw_else)?;
             let kw = ek.expect(Rule::kw_if)?;
-            let level = depth + links.len();
-            if level > MAX_NESTING {
-                return Err(too_deep(span_of(&kw)).into());
+            if depth.links + links.len() > MAX_ELSE_IF {
+                let span = kw_else.as_span().start()..kw.as_span().end();
+                return Err(chain_too_long(span).into());
             }
             let cond = self.paren_cond(&mut ek)?;
-            let then = self.block(ek.expect(Rule::block)?, level + 1)?;
+            let then = self.block(ek.expect(Rule::block)?, depth.inner(links.len()))?;
             links.push((kw.as_span().start(), cond, then));
         }
         if let Some(e) = k.eat(Rule::else_block) {
             let mut ek = Kids::of(e);
             ek.expect(Rule::kw_else)?;
-            els = Some(self.block(ek.expect(Rule::block)?, depth + links.len())?);
+            let inner = depth.inner(links.len() - 1);
+            els = Some(self.block(ek.expect(Rule::block)?, inner)?);
         }
         while let Some((start, cond, then)) = links.pop() {
             let kind = StmtKind::If { cond, then, els };

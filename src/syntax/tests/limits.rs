@@ -2,6 +2,8 @@
 
 use super::{parse, wrap_expr};
 use crate::diag::{Kind, line_col};
+use crate::syntax::ast::{Stmt, StmtKind};
+use crate::syntax::scan::MAX_ELSE_IF;
 
 #[test]
 fn nesting_is_bounded() {
@@ -19,14 +21,14 @@ fn nesting_is_bounded() {
     assert!(parse(&ifs(150)).is_ok());
     let d = parse(&ifs(10_000)).expect_err("ifs");
     assert!(d.message.contains("nesting too deep"), "{}", d.message);
-    let chain = |n: usize| {
-        format!(
-            "class A {{ void m() {{ if (x) {{ }} {} }} }}",
-            "else if (x) { } ".repeat(n)
-        )
-    };
-    assert!(parse(&chain(150)).is_ok());
-    let d = parse(&chain(10_000)).expect_err("else if");
+    // Real nesting inside a long `else if` chain keeps its limit.
+    let deep_link = format!(
+        "class A {{ void m() {{ if (x) {{ }} {}else if (x) {{ {}{} }} }} }}",
+        "else if (x) { } ".repeat(5_000),
+        "if (x) { ".repeat(250),
+        "}".repeat(250)
+    );
+    let d = parse(&deep_link).expect_err("ifs in a chain");
     assert!(d.message.contains("nesting too deep"), "{}", d.message);
     for src in [
         wrap_expr(&format!("{}x", "!".repeat(10_000))),
@@ -52,6 +54,81 @@ fn nesting_is_bounded() {
     assert!(parse(&wrap_expr(&vec!["x"; 400].join(" + "))).is_ok());
     assert!(parse(&wrap_expr(&vec!["(a && b)"; 2000].join(" && ")[..])).is_err());
     assert!(parse(&wrap_expr(&format!("{}x", "!".repeat(400)))).is_ok());
+}
+
+/// `if (x == 0) { return 0; } else if (x == 1) { return 1; } ...` with `n`
+/// links after the first `if`, each on a line of its own.
+fn chain(n: usize) -> String {
+    let links: String = (1..=n)
+        .map(|i| format!("    else if (x == {i}) {{ return {i}; }}\n"))
+        .collect();
+    format!(
+        "class A {{\n  static int f(int x) {{\n    if (x == 0) {{ return 0; }}\n{links}    else {{ return -1; }}\n  }}\n}}\n"
+    )
+}
+
+/// The number of `else if` links of the chain starting at `s`.
+fn links(s: &Stmt) -> usize {
+    let mut n = 0;
+    let mut cur = s;
+    while let StmtKind::If { els: Some(b), .. } = &cur.kind {
+        match b.else_if() {
+            Some(next) => {
+                n += 1;
+                cur = next;
+            }
+            None => break,
+        }
+    }
+    n
+}
+
+/// An `else if` chain is flat in the source: its links are not nesting
+/// levels, up to `MAX_ELSE_IF` of them, and the parser, the checker, `Clone`
+/// and `Drop` cope with its deep tree (on this test thread's small stack
+/// for the last two).
+#[test]
+fn long_else_if_chains_parse_and_check() {
+    for n in [1_000, MAX_ELSE_IF] {
+        let src = chain(n);
+        let mut p = parse(&src).unwrap_or_else(|d| panic!("{n} links: {}", d.message));
+        assert_eq!(crate::check::check(&mut p), vec![], "{n} links");
+        let body = &p.classes[0].methods[0].body;
+        assert_eq!(body.stmts.len(), 1);
+        assert_eq!(links(&body.stmts[0]), n);
+        let copy = body.clone();
+        assert_eq!(links(&copy.stmts[0]), n);
+        assert_eq!(copy.stmts[0].span, body.stmts[0].span);
+        drop(p);
+    }
+    let src = chain(MAX_ELSE_IF + 1);
+    let d = parse(&src).expect_err("one link too many");
+    assert_eq!(d.kind, Kind::Parse);
+    assert_eq!(
+        d.message,
+        format!("`else if` chain too long: more than {MAX_ELSE_IF} links")
+    );
+    assert_eq!(&src[d.span.clone()], "else if");
+    assert_eq!(line_col(&src, d.span.start), (MAX_ELSE_IF + 4, 5));
+    // The links of the chains around a statement count together.
+    let nested = |outer: usize, inner: usize| {
+        format!(
+            "class A {{ void m() {{ if (x) {{ }} {}else if (x) {{ if (x) {{ }} {}}} }} }}",
+            "else if (x) { } ".repeat(outer - 1),
+            "else if (x) { } ".repeat(inner)
+        )
+    };
+    assert!(parse(&nested(MAX_ELSE_IF / 2, MAX_ELSE_IF / 2)).is_ok());
+    let d = parse(&nested(MAX_ELSE_IF / 2, MAX_ELSE_IF / 2 + 1)).expect_err("nested");
+    assert!(d.message.contains("chain too long"), "{}", d.message);
+    // Links do not use up the nesting allowed inside them.
+    let deep_in_link = format!(
+        "class A {{ void m() {{ if (x) {{ }} {}else if (x) {{ {}{} }} }} }}",
+        "else if (x) { } ".repeat(MAX_ELSE_IF - 1),
+        "if (x) { ".repeat(190),
+        "}".repeat(190)
+    );
+    assert!(parse(&deep_in_link).is_ok());
 }
 
 #[test]
