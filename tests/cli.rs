@@ -294,3 +294,48 @@ fn a_long_else_if_chain_verifies() {
     );
     assert!(err.contains("chain_too_long.sift:10007:5"), "{err}");
 }
+
+#[test]
+fn inferred_steps_are_in_the_trace_and_no_infer_turns_them_off() {
+    let p = temp_file(
+        "infer.sift",
+        b"class C {\n  int x;\n  predicate valid() { return acc(x) && x >= 0; }\n  static void breaks(C c)\n    requires c.valid();\n    ensures c.valid();\n  {\n    c.x = -7;\n  }\n}\n",
+    );
+    let o = sift(&["verify", "--json", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let e = &v["files"][0]["errors"][0];
+    assert_eq!(e["kind"], "postcondition.failed");
+    assert_eq!(e["line"], 6);
+    let steps: Vec<&str> = e["trace"]
+        .as_array()
+        .expect("trace")
+        .iter()
+        .map(|s| s["description"].as_str().expect("description"))
+        .collect();
+    assert!(
+        steps.contains(&"inferred: open `c.valid()` for `c.x`"),
+        "{steps:?}"
+    );
+    let notes = e["notes"].to_string();
+    assert!(
+        notes.contains("could not close `c.valid()`: `x >= 0` might not hold"),
+        "{notes}"
+    );
+    // Without inference the write itself has no permission.
+    let o = sift(&["verify", "--json", "--no-infer", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let kinds: Vec<(String, u64)> = v["files"][0]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, vec![("permission.missing".to_string(), 8)]);
+}

@@ -141,13 +141,23 @@ fn search(
     let mut opened = bind(&s, Some(owner.clone()), &q.decl.params, &args);
     opened.heap = without;
     opened.obligation = None;
-    let shown = format!("{}.{}", owner, q.decl.name.name);
+    // In the program's terms where a variable holds the owner.
+    let owner_name = s
+        .store
+        .iter()
+        .find(|(_, v)| **v == owner)
+        .map_or_else(|| owner.to_string(), |(k, _)| k.to_string());
+    let shown = format!("{owner_name}.{}()", q.decl.name.name);
     produce_body(ctx, opened, snap, &q.decl.body, &|ctx, produced| {
         // What opening a held instance learns is true: it stays.
         let mut st = s.clone();
         st.pc = produced.pc.clone();
+        // The step shows the opened heap, whether or not the caller keeps it.
+        let mut step = st.clone();
+        step.heap = produced.heap.clone();
         let what = format!("inferred: open `{shown}` for `{}`", ctx.text(&span));
-        ctx.record(&mut st, span.clone(), what);
+        ctx.record(&mut step, span.clone(), what);
+        st.trace = step.trace;
         let h = produced.heap;
         if let Some(id) = find_chunk(ctx, &st, &h, field, std::slice::from_ref(recv)) {
             return found(ctx, st, h, id);
