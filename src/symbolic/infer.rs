@@ -270,7 +270,8 @@ pub fn use_on_eval(
     t: Term,
     k: TermCont,
 ) {
-    if !ctx.infer || s.unfolding {
+    // Once per call term and path: unfolding it again adds nothing.
+    if !ctx.infer || s.unfolding || s.pc.is_defined(&t) {
         return k(ctx, s, t);
     }
     let failures = ctx.attempt(&s, &|ctx, tr| {
@@ -278,7 +279,7 @@ pub fn use_on_eval(
         inner.unfolding = true;
         eval(ctx, inner, &pure.decl.body, &|ctx, after, body| {
             let mut out = s.resume(&after);
-            out.assume(Term::eq(t.clone(), body));
+            out.pc.define(t.clone(), body);
             let what = format!("inferred: use `{}`", ctx.text(&call.span));
             ctx.record(&mut out, call.span.clone(), what);
             k(ctx, out, t.clone())

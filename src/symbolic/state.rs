@@ -24,6 +24,8 @@ pub struct PathCondition {
     /// Every variable some fact mentions: a condition over none of them is
     /// decided without the solver (`Term::is_free_choice`).
     vars: HashSet<u32>,
+    /// Pure calls whose definition is on the path (`define`).
+    defined: HashSet<Term>,
 }
 
 pub struct PcNode {
@@ -78,6 +80,17 @@ impl PathCondition {
     /// Whether the fact is literally on the path (no solver needed).
     pub fn contains(&self, fact: &Term) -> bool {
         fact.is_true() || self.facts.contains(fact)
+    }
+
+    /// Adds the equation of a pure call and its unfolded body.
+    pub fn define(&mut self, call: Term, body: Term) {
+        self.add(Term::eq(call.clone(), body));
+        self.defined.insert(call);
+    }
+
+    /// Whether the definition of this pure call is already on the path.
+    pub fn is_defined(&self, call: &Term) -> bool {
+        self.defined.contains(call)
     }
 
     /// Whether `cond` and its negation may both hold wherever the path is
