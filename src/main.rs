@@ -39,10 +39,17 @@ enum Command {
         /// Print one JSON document (LANGUAGE.md section 7) instead of text.
         #[arg(long)]
         json: bool,
-        /// Give up on a single solver query after this many seconds (a query
-        /// that times out counts as failed, never as proved).
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        /// Wall-clock backstop: give up on a single solver query after this
+        /// many seconds even if --rlimit is not reached (a query that times
+        /// out counts as failed, never as proved).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         timeout: f64,
+        /// Give up on a single solver query after this many Z3 resource
+        /// units: unlike --timeout, the same on every machine and under any
+        /// load (a query that reaches it counts as failed, never as proved).
+        #[arg(long, value_name = "UNITS", default_value_t = sift::solver::DEFAULT_RLIMIT,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        rlimit: u32,
         /// Write every query sent to Z3 to FILE as SMT-LIB, with comments
         /// naming the rule that asked (replay with `z3 FILE`).
         #[arg(long, value_name = "FILE")]
@@ -87,7 +94,7 @@ enum Command {
         #[arg(long, value_name = "C.m")]
         method: Option<String>,
         /// Give up on a single solver query after this many seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         timeout: f64,
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
@@ -108,6 +115,7 @@ fn main() -> ExitCode {
             files,
             json: as_json,
             timeout,
+            rlimit,
             smt_log,
             trace,
             jobs,
@@ -121,6 +129,7 @@ fn main() -> ExitCode {
             }
             let opts = Options {
                 timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+                rlimit,
                 jobs,
                 smt_log: smt_log.is_some(),
                 keep_steps: false,

@@ -14,7 +14,7 @@ use std::time::Instant;
 use crate::cache::Cache;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
-use crate::solver::Solver;
+use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 use crate::symbolic::ctx::{Ctx, Failure};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
@@ -27,7 +27,9 @@ const STACK_BYTES: usize = 1 << 30;
 
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Per-query Z3 timeout in milliseconds.
+    /// Per-query Z3 resource limit (deterministic; `solver::Limits`).
+    pub rlimit: u32,
+    /// Per-query wall-clock backstop in milliseconds.
     pub timeout_ms: u32,
     /// Verifier threads (0: one per core).
     pub jobs: usize,
@@ -43,7 +45,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            timeout_ms: 5000,
+            rlimit: DEFAULT_RLIMIT,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
             jobs: 0,
             smt_log: false,
             keep_steps: false,
@@ -653,71 +656,75 @@ fn verify_member(
     opts: &Options,
 ) -> TaskOutput {
     let start = Instant::now();
-    let z3 = z3::Context::new(&z3::Config::new());
-    let solver = Solver::new(&z3, funs, opts.timeout_ms, opts.smt_log);
-    let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
-    ctx.route = route;
-    ctx.infer = opts.infer;
-    if opts.keep_steps {
-        ctx.all_steps = Some(Vec::new());
-    }
-    let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
-        MemberKind::Method | MemberKind::Constructor => {
-            if let Some(mi) = info.method(&m.class, &m.member) {
-                validity::check_method(&mut ctx, mi);
-            }
+    let limits = Limits {
+        rlimit: opts.rlimit,
+        timeout_ms: opts.timeout_ms,
+    };
+    crate::solver::with_solver(funs, limits, opts.smt_log, |solver| {
+        let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+        ctx.route = route;
+        ctx.infer = opts.infer;
+        if opts.keep_steps {
+            ctx.all_steps = Some(Vec::new());
         }
-        MemberKind::Pure => {
-            if let Some(p) = info.pure_method(&m.class, &m.member) {
-                validity::check_pure(&mut ctx, p);
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
+            MemberKind::Method | MemberKind::Constructor => {
+                if let Some(mi) = info.method(&m.class, &m.member) {
+                    validity::check_method(&mut ctx, mi);
+                }
             }
-        }
-        MemberKind::Predicate => {
-            if let Some(q) = info.predicate(&m.class, &m.member) {
-                validity::check_predicate(&mut ctx, q);
+            MemberKind::Pure => {
+                if let Some(p) = info.pure_method(&m.class, &m.member) {
+                    validity::check_pure(&mut ctx, p);
+                }
             }
+            MemberKind::Predicate => {
+                if let Some(q) = info.predicate(&m.class, &m.member) {
+                    validity::check_predicate(&mut ctx, q);
+                }
+            }
+        }));
+        let mut errors: Vec<ErrorReport> = ctx
+            .failures
+            .drain(..)
+            .map(|f| render_failure(&m.name, f))
+            .collect();
+        let reusable = run.is_ok() && ctx.solver.gave_up == 0;
+        if let Err(p) = run {
+            errors.push(internal_error(m, &panic_message(&p)));
         }
-    }));
-    let mut errors: Vec<ErrorReport> = ctx
-        .failures
-        .drain(..)
-        .map(|f| render_failure(&m.name, f))
-        .collect();
-    let reusable = run.is_ok() && ctx.solver.gave_up == 0;
-    if let Err(p) = run {
-        errors.push(internal_error(m, &panic_message(&p)));
-    }
-    errors.sort_by_key(|e| e.diag.span.start);
-    let tree = ctx
-        .all_steps
-        .take()
-        .map(|steps| render_tree(&steps))
-        .unwrap_or_default();
-    let queries = ctx.solver.queries;
-    let smt_log = ctx
-        .solver
-        .take_log()
-        .map(|log| format!("; Sift: {}\n{log}", m.name));
-    let route = ctx
-        .route
-        .as_ref()
-        .map(|r| r.choices().to_vec())
-        .unwrap_or_default();
-    TaskOutput {
-        route,
-        report: MemberReport {
-            name: m.name.clone(),
-            kind: m.kind,
-            span: m.span.clone(),
-            errors,
-            tree,
-            millis: start.elapsed().as_secs_f64() * 1000.0,
-            queries,
-            smt_log,
-            cached: false,
-            reusable,
-        },
-    }
+        errors.sort_by_key(|e| e.diag.span.start);
+        let tree = ctx
+            .all_steps
+            .take()
+            .map(|steps| render_tree(&steps))
+            .unwrap_or_default();
+        let queries = ctx.solver.queries;
+        let smt_log = ctx
+            .solver
+            .take_log()
+            .map(|log| format!("; Sift: {}\n{log}", m.name));
+        let route = ctx
+            .route
+            .as_ref()
+            .map(|r| r.choices().to_vec())
+            .unwrap_or_default();
+        TaskOutput {
+            route,
+            report: MemberReport {
+                name: m.name.clone(),
+                kind: m.kind,
+                span: m.span.clone(),
+                errors,
+                tree,
+                millis: start.elapsed().as_secs_f64() * 1000.0,
+                queries,
+                smt_log,
+                cached: false,
+                reusable,
+            },
+        }
+    })
 }
 
 fn render_step(step: &Step) -> TraceStep {

@@ -440,6 +440,7 @@ impl Server {
             smt_log: false,
             keep_steps: true,
             infer: self.config.infer,
+            ..Options::default()
         };
         for (key, d) in self.docs.iter_mut() {
             if d.verify_at.is_none_or(|at| at > now) {

@@ -6,7 +6,9 @@
 //! query the stack is popped back to the longest prefix it shares with the
 //! path being asked about, and only the new facts are asserted.
 
+mod config;
 mod smtlib;
+mod watchdog;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -17,7 +19,9 @@ use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
 use crate::symbolic::state::{PathCondition, PcNode};
 use crate::symbolic::term::{Op, Sort, Term};
 
+pub use config::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 pub use smtlib::to_smtlib;
+use watchdog::Watchdog;
 
 /// The snapshot theory of paper section 3.2.2.
 pub const PRELUDE: &str = include_str!("../../prelude.smt2");
@@ -27,8 +31,19 @@ pub enum Answer {
     Proved,
     /// A model of the path condition falsifies the goal.
     Refuted,
-    /// Z3 answered `unknown` (for example a timeout); never a proof.
-    GaveUp(String),
+    /// Z3 gave up; never a proof.
+    GaveUp(GaveUp),
+}
+
+/// Why Z3 answered neither yes nor no.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// The query used up its resource units (`Limits::rlimit`).
+    ResourceLimit,
+    /// The query ran past the wall-clock backstop (`Limits::timeout_ms`).
+    Timeout,
+    /// Anything else Z3 reported (memory, ...), in its words.
+    Other(String),
 }
 
 /// A program-specific uninterpreted function (a pure method).
@@ -48,23 +63,45 @@ pub struct Solver<'z> {
     /// The top path-condition node of each push level, bottom first.
     levels: Vec<Arc<PcNode>>,
     log: Option<String>,
+    dog: Watchdog,
     logged_vars: HashSet<String>,
     pub queries: u64,
+    rlimit: u32,
+    /// The last query was stopped by the watchdog.
+    interrupted: bool,
     /// Answers given up (timeout, resource limit): results that another
     /// run might not reproduce.
     pub gave_up: u64,
 }
 
+/// Runs `f` with a solver of its own: a fresh Z3 context (so nothing done
+/// elsewhere changes its answers) holding the prelude and the program's pure
+/// functions, and a watchdog for the wall-clock limit.
+pub fn with_solver<R>(
+    funs: &[FunDecl],
+    limits: Limits,
+    log: bool,
+    f: impl FnOnce(Solver<'_>) -> R,
+) -> R {
+    config::configure();
+    let z = Context::new(&z3::Config::new());
+    std::thread::scope(|scope| {
+        let dog = Watchdog::start(scope, z.handle(), limits.timeout_ms);
+        f(Solver::new(&z, funs, limits, log, dog))
+    })
+}
+
 impl<'z> Solver<'z> {
-    /// A solver with the prelude and the program's pure functions declared.
-    pub fn new(z: &'z Context, funs: &[FunDecl], timeout_ms: u32, log: bool) -> Solver<'z> {
+    fn new(
+        z: &'z Context,
+        funs: &[FunDecl],
+        limits: Limits,
+        log: bool,
+        dog: Watchdog,
+    ) -> Solver<'z> {
         let s = z3::Solver::new(z);
         let mut params = Params::new(z);
-        params.set_u32("timeout", timeout_ms.max(1));
-        // The prelude's quantifiers are meant for E-matching on their
-        // patterns; model-based instantiation would spend the whole timeout
-        // trying to build a model of the snapshot theory on every "no".
-        params.set_bool("smt.mbqi", false);
+        params.set_u32("rlimit", limits.rlimit);
         s.set_params(&params);
         s.from_string(PRELUDE);
         let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
@@ -78,18 +115,16 @@ impl<'z> Solver<'z> {
             cache: HashMap::new(),
             levels: Vec::new(),
             log: log.then(String::new),
+            dog,
             logged_vars: HashSet::new(),
             queries: 0,
+            rlimit: limits.rlimit,
+            interrupted: false,
             gave_up: 0,
         };
         if let Some(l) = solver.log.as_mut() {
-            // The replay must use the solver's own settings: with
-            // model-based instantiation on, `z3` would search for models of
-            // the snapshot theory on every satisfiable query.
-            l.push_str(&format!(
-                "(set-option :global-declarations true)\n(set-option :smt.mbqi false)\n(set-option :timeout {})\n",
-                timeout_ms.max(1)
-            ));
+            // The replay must use the solver's own settings.
+            l.push_str(&config::smtlib_preamble(limits));
             l.push_str(PRELUDE);
             l.push('\n');
         }
@@ -255,13 +290,9 @@ impl<'z> Solver<'z> {
     /// Z3's `check-sat`, counting the answers it gave up on (feasibility
     /// checks included, where `unknown` silently keeps a path).
     fn check_sat(&mut self) -> SatResult {
-        let r = self.s.check();
-        if r == SatResult::Unknown
-            && !self
-                .s
-                .get_reason_unknown()
-                .is_some_and(|why| why.contains("incomplete"))
-        {
+        let (r, interrupted) = self.dog.run(|| self.s.check());
+        self.interrupted = interrupted;
+        if r == SatResult::Unknown && self.unknown() != Answer::Refuted {
             self.gave_up += 1;
         }
         r
@@ -399,17 +430,36 @@ impl<'z> Solver<'z> {
 
     /// With model-based instantiation off, Z3 says `unknown` ("incomplete
     /// quantifiers") where it has a candidate model: that is a plain "no".
-    /// Anything else (timeout, cancellation, memory) means it gave up.
+    /// Anything else (a limit, memory) means it gave up.
     fn unknown(&self) -> Answer {
         let reason = self
             .s
             .get_reason_unknown()
             .unwrap_or_else(|| "unknown".to_string());
-        if reason.contains("incomplete") {
+        if self.interrupted {
+            Answer::GaveUp(GaveUp::Timeout)
+        } else if reason.contains("incomplete") {
             Answer::Refuted
+        } else if reason.contains("resource") || self.spent_rlimit() {
+            Answer::GaveUp(GaveUp::ResourceLimit)
         } else {
-            Answer::GaveUp(reason)
+            Answer::GaveUp(GaveUp::Other(reason))
         }
+    }
+}
+
+impl Solver<'_> {
+    /// Whether the context has spent at least one query's resource units.
+    /// Z3 4.8's API reports a query stopped by `rlimit` only as "unknown";
+    /// the context's count is cumulative, so this is necessary for a query
+    /// to have hit the limit, and asked only when Z3 gave up.
+    fn spent_rlimit(&self) -> bool {
+        let count = match self.s.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+            Some(z3::StatisticsValue::Double(d)) => d as u64,
+            None => 0,
+        };
+        count >= u64::from(self.rlimit)
     }
 }
 
@@ -427,9 +477,7 @@ mod tests {
     use crate::symbolic::term::VarKind;
 
     fn with_solver(f: impl FnOnce(&mut Solver)) {
-        let z = Context::new(&z3::Config::new());
-        let mut s = Solver::new(&z, &[], 2000, true);
-        f(&mut s);
+        super::with_solver(&[], Limits::default(), true, |mut s| f(&mut s));
     }
 
     fn v(id: u32, sort: Sort) -> Term {
@@ -493,5 +541,59 @@ mod tests {
             let log = s.take_log().unwrap();
             assert!(log.contains("(pop 1)"), "{log}");
         });
+    }
+
+    /// Pigeonhole: `n + 1` pigeons in `n` holes, unsatisfiable and hard for
+    /// Z3's SAT core, as the facts of a path; proving `false` from it takes
+    /// far longer than the limits the tests below give it.
+    fn pigeonhole(n: u32) -> PathCondition {
+        let at = |p: u32, h: u32| Term::var(p * 100 + h, "at", Sort::Bool, VarKind::Plain);
+        let mut pc = PathCondition::default();
+        for p in 0..=n {
+            pc.add(Term::or((0..n).map(|h| at(p, h)).collect()));
+        }
+        for h in 0..n {
+            for p in 0..=n {
+                for q in p + 1..=n {
+                    pc.add(Term::not(Term::and(vec![at(p, h), at(q, h)])));
+                }
+            }
+        }
+        pc
+    }
+
+    fn hard_then_easy(limits: Limits) -> (Answer, Answer, u64) {
+        super::with_solver(&[], limits, false, |mut s| {
+            let hard = s.prove(&pigeonhole(10), &Term::bool(false), "hard");
+            let x = v(1, Sort::Int);
+            let mut pc = PathCondition::default();
+            pc.add(Term::lt(Term::int(1), x.clone()));
+            let easy = s.prove(&pc, &Term::lt(Term::int(0), x), "easy");
+            (hard, easy, s.gave_up)
+        })
+    }
+
+    #[test]
+    fn a_query_past_its_resource_limit_gives_up_and_says_so() {
+        let limits = Limits {
+            rlimit: 10_000,
+            timeout_ms: 60_000,
+        };
+        let (hard, easy, gave_up) = hard_then_easy(limits);
+        assert_eq!(hard, Answer::GaveUp(GaveUp::ResourceLimit));
+        assert_eq!(easy, Answer::Proved);
+        assert_eq!(gave_up, 1);
+    }
+
+    #[test]
+    fn the_watchdog_stops_a_query_past_its_time_and_the_next_one_runs() {
+        let limits = Limits {
+            rlimit: u32::MAX,
+            timeout_ms: 200,
+        };
+        let (hard, easy, gave_up) = hard_then_easy(limits);
+        assert_eq!(hard, Answer::GaveUp(GaveUp::Timeout));
+        assert_eq!(easy, Answer::Proved);
+        assert_eq!(gave_up, 1);
     }
 }

@@ -10,7 +10,7 @@ use super::route::Route;
 use super::state::{Obligation, State, Step, Trace};
 use super::term::{Sort, Term, VarKind};
 use crate::diag::{Diagnostic, Kind};
-use crate::solver::{Answer, Solver};
+use crate::solver::{Answer, GaveUp, Solver};
 use crate::syntax::ast::Span;
 
 /// The rest of a path, given the state reached.
@@ -45,7 +45,7 @@ pub struct Ctx<'z> {
     pub unit_base: State,
     next_unit: u32,
     /// Why the last failed proof failed, if the solver gave up.
-    gave_up: Option<String>,
+    gave_up: Option<GaveUp>,
     /// The goal of the last proof that failed, for a counterexample.
     last_refuted: Option<Term>,
     /// Locals and parameters the current method assigns (for `join`).
@@ -333,9 +333,16 @@ impl<'z> Ctx<'z> {
             diag = diag.with_note(note);
         }
         if let Some(why) = gave_up {
-            diag = diag.with_note(format!(
-                "the solver gave up ({why}); try a larger --timeout"
-            ));
+            diag = diag.with_note(match why {
+                GaveUp::ResourceLimit => {
+                    "the solver gave up: the query used up its resource limit (--rlimit)"
+                        .to_string()
+                }
+                GaveUp::Timeout => {
+                    "the solver gave up: the query ran past its time limit (--timeout)".to_string()
+                }
+                GaveUp::Other(reason) => format!("the solver gave up ({reason})"),
+            });
         }
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
