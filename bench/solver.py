@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -112,11 +114,26 @@ def parallel(sift: Path, tmp: Path, ns: list[int]) -> list[str]:
     return out
 
 
+def instructions(sift: Path, path: Path, *flags: str) -> int | None:
+    """Instructions of the whole process under callgrind: the same count
+    for the same binary and input whatever the machine's load."""
+    if shutil.which("valgrind") is None:
+        return None
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        str(sift), "verify", "--jobs", "1", *flags, str(path)],
+                       capture_output=True, text=True, timeout=1800)
+    m = re.search(r"refs:\s+([\d,]+)", p.stderr)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
 def inference(sift: Path, tmp: Path) -> list[str]:
     out = ["### The cost of inference where nothing needs it\n",
            "Verifier time of the benchmarked method (`time_ms`, `--jobs 1`), best of"
-           f" {REPS}; the programs carry every ghost statement.\n",
-           "| program | with inference ms | --no-infer ms | cost |", "|---|---|---|---|"]
+           f" {REPS}; the programs carry every ghost statement. Times are noisy when"
+           " the machine is loaded; the instruction counts (valgrind's callgrind, whole"
+           " process: start-up, parsing and the other members included) are not.\n",
+           "| program | with inference ms | --no-infer ms | cost | with inference instructions"
+           " | --no-infer instructions | cost |", "|---|---|---|---|---|---|---|"]
     cases = [("chain n=1000", base.gen_chain(1000), "Main.main"),
              ("chain n=10000", base.gen_chain(10000), "Main.main"),
              ("ifs n=12", base.gen_ifs(12, "none"), "Main.m"),
@@ -127,7 +144,10 @@ def inference(sift: Path, tmp: Path) -> list[str]:
         on = min(method_ms(verify(sift, p, "--jobs", "1")[1], member) for _ in range(REPS))
         off = min(method_ms(verify(sift, p, "--jobs", "1", "--no-infer")[1], member)
                   for _ in range(REPS))
-        out.append(f"| {name} | {on:.1f} | {off:.1f} | {100 * (on - off) / off:+.1f}% |")
+        ir_on, ir_off = instructions(sift, p), instructions(sift, p, "--no-infer")
+        ir = (f"{ir_on:,} | {ir_off:,} | {100 * (ir_on - ir_off) / ir_off:+.1f}%"
+              if ir_on and ir_off else "- | - | -")
+        out.append(f"| {name} | {on:.1f} | {off:.1f} | {100 * (on - off) / off:+.1f}% | {ir} |")
     out.append("")
     return out
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::program::ProgramInfo;
 use super::route::Route;
-use super::state::{Obligation, State, Step, Trace};
+use super::state::{Obligation, PathCondition, State, Step, Trace};
 use super::term::{Sort, Term, VarKind};
 use crate::diag::{Diagnostic, Kind};
 use crate::solver::{Answer, GaveUp, Solver};
@@ -167,8 +167,35 @@ impl<'z> Ctx<'z> {
         self.unit_base = saved.1;
     }
 
-    /// Σ ⊢ goal, trying syntax before Z3.
+    /// Σ ⊢ goal, trying syntax before Z3; if that fails, once more with
+    /// the definitions deferred on the path (`infer::definitions`).
     pub fn prove(&mut self, s: &State, goal: &Term, why: &str) -> bool {
+        if self.prove_in(&s.pc, s, goal, why) {
+            return true;
+        }
+        match self.with_definitions(s) {
+            Some(pc) => self.prove_in(&pc, s, goal, why),
+            None => false,
+        }
+    }
+
+    /// The path condition of `s` with its deferred definitions, if any.
+    fn with_definitions(&mut self, s: &State) -> Option<PathCondition> {
+        if s.deferred.is_empty() {
+            return None;
+        }
+        let facts = super::infer::definitions(self, s);
+        if facts.is_empty() {
+            return None;
+        }
+        let mut pc = s.pc.clone();
+        for f in facts {
+            pc.add(f);
+        }
+        Some(pc)
+    }
+
+    fn prove_in(&mut self, pc: &PathCondition, s: &State, goal: &Term, why: &str) -> bool {
         let why = if self.solver.logging() {
             let line = s.trace.last().map_or(1, |step| {
                 crate::diag::line_col(&self.source, step.span.start).0
@@ -177,7 +204,7 @@ impl<'z> Ctx<'z> {
         } else {
             String::new()
         };
-        match self.solver.prove(&s.pc, goal, &why) {
+        match self.solver.prove(pc, goal, &why) {
             Answer::Proved => true,
             Answer::Refuted => {
                 self.gave_up = None;
@@ -205,7 +232,10 @@ impl<'z> Ctx<'z> {
         if s.pc.is_open_choice(cond) && !s.pc.is_known_false() {
             return true;
         }
-        !self.prove(s, &Term::not(cond.clone()), why)
+        // Without the deferred definitions: a branch they would rule out
+        // is explored, and a failure on it is dropped by `fail`, which
+        // checks the path with them.
+        !self.prove_in(&s.pc, s, &Term::not(cond.clone()), why)
     }
 
     /// Paper's case split (Figures 6–8, conditionals): runs `f` on each side
@@ -272,10 +302,8 @@ impl<'z> Ctx<'z> {
     ) -> Option<State> {
         let gave_up = self.gave_up.take();
         let refuted = self.last_refuted.take();
-        if !self
-            .solver
-            .feasible(&s.pc, "is the failing path reachable?")
-        {
+        let pc = self.with_definitions(s).unwrap_or_else(|| s.pc.clone());
+        if !self.solver.feasible(&pc, "is the failing path reachable?") {
             return None;
         }
         if let Some(id) = s.trial {
@@ -352,7 +380,7 @@ impl<'z> Ctx<'z> {
         let what = format!("fails: {}", diag.message);
         self.record(&mut at_failure, diag.span.clone(), what);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
-            let counterexample = self.counterexample(s, refuted.as_ref());
+            let counterexample = self.counterexample(s, &pc, refuted.as_ref());
             self.failures.push(Failure {
                 diag,
                 trace: at_failure.trace.clone(),
@@ -373,7 +401,12 @@ impl<'z> Ctx<'z> {
 
     /// Values of the variables and of the fields in the heap in a model of
     /// the failing path (and of the negated goal, when a fact failed).
-    fn counterexample(&mut self, s: &State, goal: Option<&Term>) -> Vec<(String, String)> {
+    fn counterexample(
+        &mut self,
+        s: &State,
+        pc: &PathCondition,
+        goal: Option<&Term>,
+    ) -> Vec<(String, String)> {
         let mut names = Vec::new();
         let mut terms = Vec::new();
         // For a callee's precondition or a predicate body, the variables
@@ -399,7 +432,7 @@ impl<'z> Ctx<'z> {
             }
         }
         let negated = goal.map(|g| Term::not(g.clone()));
-        match self.solver.model_values(&s.pc, negated.as_ref(), &terms) {
+        match self.solver.model_values(pc, negated.as_ref(), &terms) {
             Some(values) => names.into_iter().zip(values).collect(),
             None => Vec::new(),
         }

@@ -585,7 +585,7 @@ pub fn unfold_pure(ctx: &mut Ctx, s: State, call: &Call, k: Cont) {
         inner.unfolding = true;
         eval(ctx, inner, &pure.decl.body, &|ctx, after, t_body| {
             let mut out = s.resume(&after);
-            out.assume(Term::eq(t_call.clone(), t_body));
+            out.pc.define(t_call.clone(), t_body);
             k(ctx, out)
         })
     })

@@ -8,13 +8,16 @@
 //! closes, one unfolding per call), so inference always terminates, and each
 //! is recorded as a step of the trace marked "inferred".
 
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+
 use super::consume::{Rest, consume_inner, remove_chunk};
 use super::ctx::{Ctx, TermCont};
 use super::eval::{bind, eval, find_chunk};
 use super::heap::{Chunk, ChunkId, Heap};
 use super::produce::produce_body;
 use super::program::{PredInfo, ProgramInfo, PureInfo};
-use super::state::State;
+use super::state::{Deferred, State};
 use super::term::Term;
 use crate::syntax::ast::*;
 
@@ -257,8 +260,9 @@ pub fn close_for(
 
 /// Use on evaluation: a pure call that was evaluated also gives the
 /// equation `use` would give for it (one unfolding: calls in the body are
-/// not unfolded in turn). Where unfolding fails (say, the body needs more
-/// than the heap holds here), the call goes on without its equation.
+/// not unfolded in turn). The step is recorded here; the unfolding itself
+/// waits until a proof on this path fails without it (`definitions`), so
+/// that a program that never needs it does not pay for it.
 #[allow(clippy::too_many_arguments)]
 pub fn use_on_eval(
     ctx: &mut Ctx,
@@ -271,21 +275,69 @@ pub fn use_on_eval(
     k: TermCont,
 ) {
     // Once per call term and path: unfolding it again adds nothing.
-    if !ctx.infer || s.unfolding || s.pc.is_defined(&t) {
+    if !ctx.infer || s.unfolding || s.pc.is_defined(&t) || s.deferred_calls.contains(&t) {
         return k(ctx, s, t);
     }
-    let failures = ctx.attempt(&s, &|ctx, tr| {
-        let mut inner = bind(&tr, recv.clone(), &pure.decl.params, args);
+    let mut out = s;
+    let deferred = Arc::new(Deferred {
+        call: t.clone(),
+        at: out.clone(),
+        class: pure.class.clone(),
+        name: pure.decl.name.name.clone(),
+        recv,
+        args: args.to_vec(),
+        facts: OnceLock::new(),
+    });
+    out.deferred.push_back(deferred);
+    out.deferred_calls.insert(t.clone());
+    let what = format!("inferred: use `{}`", ctx.text(&call.span));
+    ctx.record(&mut out, call.span.clone(), what);
+    k(ctx, out, t)
+}
+
+/// The facts of every definition deferred on the path of `s`, each
+/// unfolded once, in the state where its call was evaluated. An unfolding
+/// that fails (say, the body needs more than the heap held there) gives no
+/// facts: the call goes on without its equation.
+pub fn definitions(ctx: &mut Ctx, s: &State) -> Vec<Term> {
+    let mut out = Vec::new();
+    for d in s.deferred.iter() {
+        if s.pc.is_defined(&d.call) {
+            continue;
+        }
+        if d.facts.get().is_none() {
+            let facts = unfold(ctx, d);
+            let _ = d.facts.set(facts);
+        }
+        if let Some(Some(facts)) = d.facts.get() {
+            out.extend(facts.iter().cloned());
+        }
+    }
+    out
+}
+
+fn unfold(ctx: &mut Ctx, d: &Deferred) -> Option<Vec<Term>> {
+    let prog = ctx.prog.clone();
+    let pure = prog.pure_method(&d.class, &d.name)?;
+    let results: RefCell<Vec<Vec<Term>>> = RefCell::new(Vec::new());
+    let base = d.at.pc.len();
+    let failures = ctx.attempt(&d.at, &|ctx, tr| {
+        let mut inner = bind(&tr, d.recv.clone(), &pure.decl.params, &d.args);
         inner.unfolding = true;
-        eval(ctx, inner, &pure.decl.body, &|ctx, after, body| {
-            let mut out = s.resume(&after);
-            out.pc.define(t.clone(), body);
-            let what = format!("inferred: use `{}`", ctx.text(&call.span));
-            ctx.record(&mut out, call.span.clone(), what);
-            k(ctx, out, t.clone())
+        eval(ctx, inner, &pure.decl.body, &|_, after, body| {
+            let mut facts = after.pc.facts_since(base);
+            facts.push(Term::eq(d.call.clone(), body));
+            results.borrow_mut().push(facts);
         })
     });
-    if !failures.is_empty() {
-        k(ctx, s, t)
+    let mut paths = results.into_inner();
+    if !failures.is_empty() || paths.is_empty() {
+        return None;
     }
+    if paths.len() == 1 {
+        return paths.pop();
+    }
+    // The body split the path (a conditional): one of its paths is taken,
+    // each with its own condition among its facts.
+    Some(vec![Term::or(paths.into_iter().map(Term::and).collect())])
 }

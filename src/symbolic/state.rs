@@ -3,9 +3,9 @@
 //! obligation being consumed, both of which travel with the path.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use imbl::{HashSet, OrdMap};
+use imbl::{HashSet, OrdMap, Vector};
 
 use super::heap::Heap;
 use super::term::Term;
@@ -247,6 +247,28 @@ pub struct State {
     pub trial: Option<u32>,
     /// How many inferred opens or closes are nested here (bounded).
     pub infer_depth: u8,
+    /// Definitions of pure calls inferred on this path but not unfolded
+    /// yet (`infer::use_on_eval`): a proof that fails without them is tried
+    /// again with them (`Ctx::prove`).
+    pub deferred: Vector<Arc<Deferred>>,
+    /// The calls of `deferred`.
+    pub deferred_calls: HashSet<Term>,
+}
+
+/// A pure call's definition, to unfold in the state where the call was
+/// evaluated, at most once (every path through that state shares it).
+pub struct Deferred {
+    /// The call term `C.p(snapshot, receiver, args)`.
+    pub call: Term,
+    /// The state right after the call's evaluation.
+    pub at: State,
+    pub class: String,
+    pub name: String,
+    pub recv: Option<Term>,
+    pub args: Vec<Term>,
+    /// The definition's facts (the call equals its body, and what
+    /// evaluating the body learned); `None` where unfolding failed.
+    pub facts: OnceLock<Option<Vec<Term>>>,
 }
 
 impl State {
@@ -283,6 +305,17 @@ impl State {
         base.heap = Heap::new();
         base.pc = PathCondition::common(&states.iter().map(|s| &s.pc).collect::<Vec<_>>());
         base.old = Heap::common(&states.iter().map(|s| &s.old).collect::<Vec<_>>());
+        base.deferred = first
+            .deferred
+            .iter()
+            .filter(|d| {
+                states
+                    .iter()
+                    .all(|s| s.deferred.iter().any(|e| Arc::ptr_eq(d, e)))
+            })
+            .cloned()
+            .collect();
+        base.deferred_calls = base.deferred.iter().map(|d| d.call.clone()).collect();
         base
     }
 
@@ -292,6 +325,8 @@ impl State {
         let mut out = self.clone();
         out.pc = inner.pc.clone();
         out.obligation = inner.obligation.clone();
+        out.deferred = inner.deferred.clone();
+        out.deferred_calls = inner.deferred_calls.clone();
         out
     }
 
