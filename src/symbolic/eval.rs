@@ -232,6 +232,7 @@ pub fn eval_cond(ctx: &mut Ctx, s: State, c: &Expr, a: Arm, b: Arm, k: TermCont)
         match (then_ok, else_ok) {
             (true, true) => {
                 let base = s.pc.len();
+                let deferred = s.deferred.len();
                 a.eval(ctx, s.with_fact(tc.clone()), &|ctx, sa, ta| {
                     let learned_a = Term::and(sa.pc.facts_since(base));
                     let neg = Term::not(tc.clone());
@@ -244,6 +245,8 @@ pub fn eval_cond(ctx: &mut Ctx, s: State, c: &Expr, a: Arm, b: Arm, k: TermCont)
                         out.obligation = sb.obligation.clone();
                         out.assume(Term::implies(tc.clone(), learned_a.clone()));
                         out.assume(Term::implies(neg.clone(), learned_b));
+                        out.carry_deferred(&sa, deferred, &tc);
+                        out.carry_deferred(&sb, deferred, &neg);
                         k(ctx, out, Term::ite(tc.clone(), ta.clone(), tb))
                     })
                 })

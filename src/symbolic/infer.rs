@@ -286,6 +286,7 @@ pub fn use_on_eval(
         name: pure.decl.name.name.clone(),
         recv,
         args: args.to_vec(),
+        guard: None,
         facts: OnceLock::new(),
     });
     out.deferred.push_back(deferred);
@@ -309,8 +310,12 @@ pub fn definitions(ctx: &mut Ctx, s: &State) -> Vec<Term> {
             let facts = unfold(ctx, d);
             let _ = d.facts.set(facts);
         }
-        if let Some(Some(facts)) = d.facts.get() {
-            out.extend(facts.iter().cloned());
+        match (d.facts.get(), &d.guard) {
+            (Some(Some(facts)), None) => out.extend(facts.iter().cloned()),
+            (Some(Some(facts)), Some(g)) => {
+                out.push(Term::implies(g.clone(), Term::and(facts.clone())));
+            }
+            _ => {}
         }
     }
     out

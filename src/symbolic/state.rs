@@ -266,12 +266,38 @@ pub struct Deferred {
     pub name: String,
     pub recv: Option<Term>,
     pub args: Vec<Term>,
+    /// A condition under which the call was evaluated that the path which
+    /// carries it does not know (an arm of a conditional): the facts hold
+    /// only under it.
+    pub guard: Option<Term>,
     /// The definition's facts (the call equals its body, and what
     /// evaluating the body learned); `None` where unfolding failed.
     pub facts: OnceLock<Option<Vec<Term>>>,
 }
 
 impl State {
+    /// Carries the definitions deferred in `arm` since `from` (how many
+    /// `deferred` had) onto this state, guarded by the arm's condition.
+    pub fn carry_deferred(&mut self, arm: &State, from: usize, guard: &Term) {
+        for d in arm.deferred.iter().skip(from) {
+            let guard = match &d.guard {
+                Some(g) => Term::and(vec![guard.clone(), g.clone()]),
+                None => guard.clone(),
+            };
+            self.deferred_calls.insert(d.call.clone());
+            self.deferred.push_back(Arc::new(Deferred {
+                call: d.call.clone(),
+                at: d.at.clone(),
+                class: d.class.clone(),
+                name: d.name.clone(),
+                recv: d.recv.clone(),
+                args: d.args.clone(),
+                guard: Some(guard),
+                facts: OnceLock::new(),
+            }));
+        }
+    }
+
     pub fn assume(&mut self, fact: Term) {
         self.pc.add(fact);
     }
