@@ -15,7 +15,7 @@ use super::consume::{Rest, consume_inner, remove_chunk};
 use super::ctx::{Ctx, TermCont};
 use super::eval::{bind, eval, find_chunk};
 use super::heap::{Chunk, ChunkId, Heap};
-use super::produce::produce_body;
+use super::produce::{produce, produce_body};
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::{Deferred, State};
 use super::term::Term;
@@ -278,10 +278,13 @@ pub fn use_on_eval(
     if !ctx.infer || s.unfolding || s.pc.is_defined(&t) || s.deferred_calls.contains(&t) {
         return k(ctx, s, t);
     }
+    let Some(snap) = t.args().first().cloned() else {
+        return k(ctx, s, t);
+    };
     let mut out = s;
     let deferred = Arc::new(Deferred {
         call: t.clone(),
-        at: out.clone(),
+        snap,
         class: pure.class.clone(),
         name: pure.decl.name.name.clone(),
         recv,
@@ -297,9 +300,15 @@ pub fn use_on_eval(
 }
 
 /// The facts of every definition deferred on the path of `s`, each
-/// unfolded once, in the state where its call was evaluated. An unfolding
-/// that fails (say, the body needs more than the heap held there) gives no
-/// facts: the call goes on without its equation.
+/// unfolded once. The body is evaluated as the pure method's own validity
+/// check does (paper 3.5): from its precondition produced with the call's
+/// snapshot into an empty state. That is where the method was proved
+/// well-defined, and a pure method reads only what its precondition holds,
+/// so this gives the terms an unfolding in the caller's heap would give,
+/// and its facts hold wherever the call was evaluated (the precondition
+/// held there with that snapshot). Keeping terms only, not the caller's
+/// state, keeps the memory of a long path flat. An unfolding that fails
+/// gives no facts: the call goes on without its equation.
 pub fn definitions(ctx: &mut Ctx, s: &State) -> Vec<Term> {
     let mut out = Vec::new();
     for d in s.deferred.iter() {
@@ -325,14 +334,15 @@ fn unfold(ctx: &mut Ctx, d: &Deferred) -> Option<Vec<Term>> {
     let prog = ctx.prog.clone();
     let pure = prog.pure_method(&d.class, &d.name)?;
     let results: RefCell<Vec<Vec<Term>>> = RefCell::new(Vec::new());
-    let base = d.at.pc.len();
-    let failures = ctx.attempt(&d.at, &|ctx, tr| {
+    let failures = ctx.attempt(&State::default(), &|ctx, tr| {
         let mut inner = bind(&tr, d.recv.clone(), &pure.decl.params, &d.args);
         inner.unfolding = true;
-        eval(ctx, inner, &pure.decl.body, &|_, after, body| {
-            let mut facts = after.pc.facts_since(base);
-            facts.push(Term::eq(d.call.clone(), body));
-            results.borrow_mut().push(facts);
+        produce(ctx, inner, d.snap.clone(), &pure.pre, &|ctx, pre| {
+            eval(ctx, pre, &pure.decl.body, &|_, after, body| {
+                let mut facts = after.pc.facts();
+                facts.push(Term::eq(d.call.clone(), body));
+                results.borrow_mut().push(facts);
+            })
         })
     });
     let mut paths = results.into_inner();

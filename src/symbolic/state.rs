@@ -255,13 +255,14 @@ pub struct State {
     pub deferred_calls: HashSet<Term>,
 }
 
-/// A pure call's definition, to unfold in the state where the call was
-/// evaluated, at most once (every path through that state shares it).
+/// A pure call's definition, to unfold at most once (every path through
+/// the call shares it). It holds terms only: the body is evaluated from the
+/// call's snapshot alone, not in the caller's heap (`infer::definitions`).
 pub struct Deferred {
     /// The call term `C.p(snapshot, receiver, args)`.
     pub call: Term,
-    /// The state right after the call's evaluation.
-    pub at: State,
+    /// The snapshot of the precondition consumed by the call.
+    pub snap: Term,
     pub class: String,
     pub name: String,
     pub recv: Option<Term>,
@@ -287,7 +288,7 @@ impl State {
             self.deferred_calls.insert(d.call.clone());
             self.deferred.push_back(Arc::new(Deferred {
                 call: d.call.clone(),
-                at: d.at.clone(),
+                snap: d.snap.clone(),
                 class: d.class.clone(),
                 name: d.name.clone(),
                 recv: d.recv.clone(),
