@@ -601,11 +601,7 @@ fn file_for(dir: &Path, path: &str) -> PathBuf {
 /// The entries of a cache file, or `None` for anything but an intact file
 /// of this format.
 fn read_file(file: &Path) -> Option<HashMap<Key, Stored>> {
-    let meta = std::fs::metadata(file).ok()?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return None;
-    }
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = crate::input::read_bounded(file, MAX_FILE_BYTES).ok()?;
     let newline = bytes.iter().position(|&b| b == b'\n')?;
     let header = std::str::from_utf8(&bytes[..newline]).ok()?;
     let body = &bytes[newline + 1..];
