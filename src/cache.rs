@@ -270,6 +270,8 @@ struct StoredStep {
     heap: Vec<String>,
     store: Vec<(String, String)>,
     pc: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    elided: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -301,6 +303,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
         heap,
         store,
         pc,
+        elided,
     } = s;
     Some(StoredStep {
         at: l.anchor_span(own, span)?,
@@ -308,6 +311,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
+        elided: *elided,
     })
 }
 
@@ -318,6 +322,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
         heap,
         store,
         pc,
+        elided,
     } = s;
     Some(TraceStep {
         span: l.place_span(own, at)?,
@@ -325,6 +330,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
+        elided: *elided,
     })
 }
 
