@@ -110,12 +110,13 @@ class Res:
     status: str
     wall: float | None
     peak_mb: float | None
+    cpu: float | None = None
     members: int | None = None
     errors: int | None = None
 
 
 def run_measured(sift: Path, args: list[str], timeout: float):
-    """(exit status or None on timeout, wall s, peak RSS MB, stdout).
+    """(exit status or None on timeout, wall s, peak RSS MB, CPU s, stdout).
 
     Peak memory comes from GNU time's `%M` when /usr/bin/time exists: a
     child forked from this Python process starts with the parent's
@@ -125,7 +126,7 @@ def run_measured(sift: Path, args: list[str], timeout: float):
         stats = Path(tmp) / "time"
         cmd = [str(sift), *args]
         if timer.exists():
-            cmd = [str(timer), "-f", "%M", "-o", str(stats), *cmd]
+            cmd = [str(timer), "-f", "%M %U %S", "-o", str(stats), *cmd]
         with open(Path(tmp) / "out", "w+b") as out:
             t0 = time.perf_counter()
             p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
@@ -137,7 +138,7 @@ def run_measured(sift: Path, args: list[str], timeout: float):
                     p.kill()
                     os.wait4(p.pid, 0)
                     p.returncode = -9
-                    return None, time.perf_counter() - t0, None, b""
+                    return None, time.perf_counter() - t0, None, None, b""
                 time.sleep(0.01)
             wall = time.perf_counter() - t0
             p.returncode = os.waitstatus_to_exitcode(status)
@@ -145,11 +146,16 @@ def run_measured(sift: Path, args: list[str], timeout: float):
             stdout = out.read()
         # Both in KiB on Linux.
         peak_kb = float(usage.ru_maxrss)
+        cpu = usage.ru_utime + usage.ru_stime
         if stats.exists():
-            lines = stats.read_text().split()
-            if lines and lines[-1].isdigit():
-                peak_kb = float(lines[-1])
-        return p.returncode, wall, peak_kb / 1024, stdout
+            words = stats.read_text().split()
+            if len(words) >= 3:
+                try:
+                    peak_kb = float(words[-3])
+                    cpu = float(words[-2]) + float(words[-1])
+                except ValueError:
+                    pass
+        return p.returncode, wall, peak_kb / 1024, cpu, stdout
 
 
 def measure(sift: Path, workdir: Path, name: str, src: str, expect: int,
@@ -157,12 +163,12 @@ def measure(sift: Path, workdir: Path, name: str, src: str, expect: int,
     path = workdir / (re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_") + ".sift")
     path.write_text(src)
     size_kb = len(src.encode()) / 1024
-    rc, wall, peak, out = run_measured(sift, ["verify", "--json", *(extra or []), str(path)],
+    rc, wall, peak, cpu, out = run_measured(sift, ["verify", "--json", *(extra or []), str(path)],
                                        timeout)
     if rc is None:
         return Res(name, size_kb, f"timeout >{timeout:g}s", None, None)
     res = Res(name, size_kb, "ok" if rc == expect else f"exit {rc} (expected {expect})",
-              wall, peak)
+              wall, peak, cpu)
     try:
         doc = json.loads(out)
         f = doc["files"][0]
@@ -227,18 +233,20 @@ def section(info: dict, rows: list[Res], total: float) -> str:
               f" (commit {info['commit']}, {info['nproc']} CPUs, {info['cpu']}, load before:"
               f" {info['load_before']}); {total:.0f} s in all. One run each of"
               " `sift verify --json FILE` (default options, one thread per core);"
-              " peak memory is the process's maximum resident set size (GNU time's"
-              " `%M`). The rows with a failing assert run with `--timeout 1`: Z3 as"
+              " peak memory is the process's maximum resident set size and CPU s its"
+              " user + system time (GNU time's `%M %U %S`; on a loaded machine CPU"
+              " time is the steadier figure). The rows with a failing assert run with `--timeout 1`: Z3 as"
               " configured today may spend the whole query timeout on the failing"
               " check (a solver configuration matter, not measured here).")
     md.append("")
-    md.append("| program | file KiB | status | members | errors | wall s | peak MB |")
-    md.append("|---|---|---|---|---|---|---|")
+    md.append("| program | file KiB | status | members | errors | wall s | CPU s | peak MB |")
+    md.append("|---|---|---|---|---|---|---|---|")
     for r in rows:
         md.append(f"| {r.name} | {r.size_kb:.0f} | {r.status} | "
                   f"{'-' if r.members is None else r.members} | "
                   f"{'-' if r.errors is None else r.errors} | "
                   f"{'-' if r.wall is None else f'{r.wall:.2f}'} | "
+                  f"{'-' if r.cpu is None else f'{r.cpu:.2f}'} | "
                   f"{'-' if r.peak_mb is None else f'{r.peak_mb:.0f}'} |")
     md.append("")
     md.append("### Before the fixes (what grew faster than linearly)")
