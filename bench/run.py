@@ -32,6 +32,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import resources  # noqa: E402  (bench/resources.py)
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 DEFAULT_SIFT = REPO / "target" / "release" / "sift"
@@ -773,28 +776,32 @@ def incremental_section(info: dict, cache: dict, lsp: dict) -> str:
 
 
 def keep_incremental(results: Path, text: str) -> str:
-    """`text` with the incremental section of the current RESULTS.md kept
-    (a full `--write` regenerates every other section)."""
+    """`text` with the incremental, solver and resources sections of the
+    current RESULTS.md kept (a full `--write` regenerates every other
+    section)."""
     try:
         old = results.read_text()
     except OSError:
         return text
-    if INCREMENTAL_BEGIN in old and INCREMENTAL_END in old:
-        start = old.index(INCREMENTAL_BEGIN)
-        end = old.index(INCREMENTAL_END) + len(INCREMENTAL_END)
-        return text.rstrip("\n") + "\n\n" + old[start:end] + "\n"
+    for begin, end in ((INCREMENTAL_BEGIN, INCREMENTAL_END),
+                       ("<!-- solver: begin", "<!-- solver: end -->"),
+                       (resources.RESOURCES_BEGIN, resources.RESOURCES_END)):
+        if begin in old and end in old:
+            start = old.index(begin)
+            stop = old.index(end) + len(end)
+            text = text.rstrip("\n") + "\n\n" + old[start:stop] + "\n"
     return text
 
 
-def replace_incremental(results: Path, section: str) -> None:
+def replace_section(results: Path, section: str, begin: str, end: str) -> None:
     try:
         old = results.read_text()
     except OSError:
         old = ""
-    if INCREMENTAL_BEGIN in old and INCREMENTAL_END in old:
-        start = old.index(INCREMENTAL_BEGIN)
-        end = old.index(INCREMENTAL_END) + len(INCREMENTAL_END)
-        new = old[:start] + section.rstrip("\n") + old[end:]
+    if begin in old and end in old:
+        start = old.index(begin)
+        stop = old.index(end) + len(end)
+        new = old[:start] + section.rstrip("\n") + old[stop:]
     else:
         new = old.rstrip("\n") + "\n\n" + section
     results.write_text(new)
@@ -809,7 +816,7 @@ def incremental_main(args) -> int:
     print()
     print(section)
     if args.write:
-        replace_incremental(BENCH_DIR / "RESULTS.md", section)
+        replace_section(BENCH_DIR / "RESULTS.md", section, INCREMENTAL_BEGIN, INCREMENTAL_END)
         print(f"wrote the incremental section of {BENCH_DIR / 'RESULTS.md'}")
     ok = all(r[6] == 0 for r in cache["rows"])
     ok = ok and all(e[4] == e[5] for e in lsp["edits"])
@@ -835,6 +842,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the generated programs to this directory and keep them")
     ap.add_argument("--no-build", action="store_true",
                     help="do not run `cargo build --release` first")
+    ap.add_argument("--resources", action="store_true",
+                    help="peak memory and time at large sizes (its own section "
+                         "of RESULTS.md; --quick: small sizes only)")
     ap.add_argument("--incremental", action="store_true",
                     help="measure the result cache and the language server's edit latency"
                          " instead (with --write: only their section of RESULTS.md)")
@@ -854,6 +864,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.incremental:
         return incremental_main(args)
+    if args.resources:
+        return resources.resources_main(args, machine_info, replace_section)
 
     only = set(args.only.split(",")) if args.only else None
     info = machine_info()

@@ -270,6 +270,8 @@ struct StoredStep {
     heap: Vec<String>,
     store: Vec<(String, String)>,
     pc: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    elided: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -301,6 +303,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
         heap,
         store,
         pc,
+        elided,
     } = s;
     Some(StoredStep {
         at: l.anchor_span(own, span)?,
@@ -308,6 +311,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
+        elided: *elided,
     })
 }
 
@@ -318,6 +322,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
         heap,
         store,
         pc,
+        elided,
     } = s;
     Some(TraceStep {
         span: l.place_span(own, at)?,
@@ -325,6 +330,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
+        elided: *elided,
     })
 }
 
@@ -601,11 +607,7 @@ fn file_for(dir: &Path, path: &str) -> PathBuf {
 /// The entries of a cache file, or `None` for anything but an intact file
 /// of this format.
 fn read_file(file: &Path) -> Option<HashMap<Key, Stored>> {
-    let meta = std::fs::metadata(file).ok()?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return None;
-    }
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = crate::input::read_bounded(file, MAX_FILE_BYTES).ok()?;
     let newline = bytes.iter().position(|&b| b == b'\n')?;
     let header = std::str::from_utf8(&bytes[..newline]).ok()?;
     let body = &bytes[newline + 1..];

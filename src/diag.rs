@@ -139,6 +139,31 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Where each line starts, for many `line_col` look-ups in one source
+/// (a trace has a step per statement: scanning the source for each would be
+/// quadratic).
+pub struct LineIndex<'a> {
+    source: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(source: &'a str) -> LineIndex<'a> {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { source, starts }
+    }
+
+    /// The same as `line_col(source, offset)`.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.source, offset.min(self.source.len()));
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.source[start..offset].chars().count() + 1)
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while !s.is_char_boundary(i) {
         i -= 1;
@@ -166,5 +191,11 @@ mod tests {
         assert_eq!(line_col(src, 7), (2, 4));
         assert_eq!(line_col(src, 8), (3, 1));
         assert_eq!(line_col(src, 100), (3, 2));
+        for text in [src, "", "\n\n", "é\nxé\n", "no newline"] {
+            let index = LineIndex::new(text);
+            for at in 0..=text.len() + 2 {
+                assert_eq!(index.line_col(at), line_col(text, at), "{text:?} at {at}");
+            }
+        }
     }
 }

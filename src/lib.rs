@@ -5,6 +5,7 @@ pub mod cache;
 pub mod check;
 pub mod debug;
 pub mod diag;
+pub mod input;
 pub mod lsp;
 pub mod partition;
 pub mod progress;

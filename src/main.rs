@@ -6,13 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use sift::cache::Cache;
+use sift::input;
 use sift::partition::Partition;
 use sift::progress::Bar;
 use sift::report::{json, text};
 use sift::verify::{FileReport, Hooks, Options, Stage};
-
-/// Largest source file accepted (a verifier input is a program, not data).
-const MAX_FILE_BYTES: u64 = 4 << 20;
 
 #[derive(Parser)]
 #[command(
@@ -165,35 +163,6 @@ enum Outcome {
     Unreadable(String, String),
 }
 
-fn read_source(path: &std::path::Path) -> Result<String, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    if meta.is_dir() {
-        return Err(format!(
-            "cannot read `{}`: it is a directory",
-            path.display()
-        ));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "`{}` is too large ({} bytes; Sift reads source files of at most {} bytes)",
-            path.display(),
-            meta.len(),
-            MAX_FILE_BYTES
-        ));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
-        format!(
-            "`{}` is not valid UTF-8 (invalid byte at offset {at}, line {line})",
-            path.display()
-        )
-    })
-}
-
 /// How `sift verify` runs and prints.
 struct Run<'a> {
     as_json: bool,
@@ -211,12 +180,20 @@ fn verify(files: &[PathBuf], opts: &Options, run: Run) -> ExitCode {
         mut cache,
         partition,
     } = run;
+    // Refused before anything runs: the log would overwrite a program, or
+    // opening a FIFO to write it would block.
+    if let Some(path) = smt_log
+        && let Err(msg) = input::check_output(path, files)
+    {
+        eprintln!("error: --smt-log: {msg}");
+        return ExitCode::from(2);
+    }
     let bar = Bar::on_stderr(as_json);
     let outcomes: Vec<Outcome> = files
         .iter()
         .map(|p| {
             let shown = p.display().to_string();
-            match read_source(p) {
+            match input::read_program(p) {
                 Ok(src) => {
                     let mut hooks = Hooks {
                         partition,
@@ -261,8 +238,8 @@ fn verify(files: &[PathBuf], opts: &Options, run: Run) -> ExitCode {
                 }
             }
         }
-        if let Err(e) = std::fs::write(path, log) {
-            eprintln!("error: cannot write the SMT log `{}`: {e}", path.display());
+        if let Err(msg) = input::write_output(path, files, &log) {
+            eprintln!("error: --smt-log: {msg}");
             status = 2;
         }
     }

@@ -73,6 +73,10 @@ pub struct TraceStep {
     /// Variable and value, in name order.
     pub store: Vec<(String, String)>,
     pub pc: Vec<String>,
+    /// The state at this step was left out (heap, store and path condition
+    /// empty): a long path shows the states of its last steps only, so that
+    /// its report stays linear in the path's length.
+    pub elided: bool,
 }
 
 /// A step in the symbolic execution tree of a member.
@@ -727,6 +731,12 @@ fn verify_member(
     })
 }
 
+/// How many heap chunks, store entries and facts the states of one error's
+/// trace may show in all (the last steps' states are kept; far beyond what
+/// a person reads, but a 100,000-step path with 100,000 variables would
+/// otherwise render 10^10 of them).
+const TRACE_STATE_ITEMS: usize = 200_000;
+
 fn render_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
@@ -738,14 +748,46 @@ fn render_step(step: &Step) -> TraceStep {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
         pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
+        elided: false,
     }
+}
+
+/// A step without its state (see `TRACE_STATE_ITEMS`).
+fn elided_step(step: &Step) -> TraceStep {
+    TraceStep {
+        span: step.span.clone(),
+        what: step.what.clone(),
+        heap: Vec::new(),
+        store: Vec::new(),
+        pc: Vec::new(),
+        elided: true,
+    }
+}
+
+/// The trace of a failure, with the states of its last steps while they fit
+/// in `TRACE_STATE_ITEMS` (the last step's always).
+fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
+    let mut budget = TRACE_STATE_ITEMS;
+    let mut out: Vec<TraceStep> = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate().rev() {
+        let items = step.heap.len() + step.store.len() + step.pc.len();
+        if items <= budget || i + 1 == steps.len() {
+            budget = budget.saturating_sub(items);
+            out.push(render_step(step));
+        } else {
+            budget = 0;
+            out.push(elided_step(step));
+        }
+    }
+    out.reverse();
+    out
 }
 
 fn render_failure(member: &str, f: Failure) -> ErrorReport {
     ErrorReport {
         diag: f.diag,
         member: member.to_string(),
-        trace: f.trace.steps().iter().map(|s| render_step(s)).collect(),
+        trace: render_trace(&f.trace.steps()),
         counterexample: f.counterexample,
     }
 }

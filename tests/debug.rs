@@ -13,7 +13,11 @@ struct Out {
 /// Runs `sift debug NAME ARGS` in a temporary directory holding `program`
 /// as NAME, with `script` on standard input.
 fn debug(name: &str, program: &str, args: &[&str], script: &str) -> Out {
-    let dir = std::env::temp_dir().join(format!("sift-debug-{}", std::process::id()));
+    // A directory per run: tests run in parallel and several write a file
+    // of the same name (one truncating it while another reads it).
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("sift-debug-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join(name), program).expect("write program");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sift"))
@@ -502,7 +506,7 @@ changes since [3] line 6: a.f = 1;
 /// marks of `--trace`, on the same programs.
 #[test]
 fn reports_explain_failures() {
-    let dir = std::env::temp_dir().join(format!("sift-debug-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("sift-debug-{}-explain", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("leak.sift"), LEAK).expect("write");
     std::fs::write(dir.join("pick.sift"), PICK).expect("write");

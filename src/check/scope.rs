@@ -1,5 +1,7 @@
 //! Local variables and parameters in scope, and "did you mean" suggestions.
 
+use std::collections::HashMap;
+
 use super::types::Ty;
 use crate::syntax::ast::Span;
 
@@ -12,42 +14,58 @@ pub struct Local {
 }
 
 /// Nested blocks of locals. Java forbids a local to shadow another local or
-/// a parameter, so one lookup over all frames serves both purposes.
+/// a parameter, so one lookup over all frames serves both purposes. Names
+/// are indexed, so that a method with many locals is checked in linear
+/// time.
 #[derive(Default)]
 pub struct Scopes {
-    frames: Vec<Vec<Local>>,
-    /// Locals whose block has ended, for a better "cannot find" message.
-    ended: Vec<Local>,
+    /// Every local in scope, outermost first.
+    locals: Vec<Local>,
+    /// Where each open block's locals start in `locals`.
+    frames: Vec<usize>,
+    /// For each name, the positions in `locals` declaring it, latest last.
+    by_name: HashMap<String, Vec<usize>>,
+    /// The latest local of each name whose block has ended, for a better
+    /// "cannot find" message.
+    ended: HashMap<String, Local>,
 }
 
 impl Scopes {
     /// Forget everything: a new member starts.
     pub fn reset(&mut self) {
+        self.locals.clear();
         self.frames.clear();
+        self.by_name.clear();
         self.ended.clear();
     }
 
     pub fn push(&mut self) {
-        self.frames.push(Vec::new());
+        self.frames.push(self.locals.len());
     }
 
     pub fn pop(&mut self) {
-        if let Some(frame) = self.frames.pop() {
-            self.ended.extend(frame);
+        let Some(start) = self.frames.pop() else {
+            return;
+        };
+        for local in self.locals.drain(start..) {
+            if let Some(at) = self.by_name.get_mut(&local.name) {
+                at.pop();
+                if at.is_empty() {
+                    self.by_name.remove(&local.name);
+                }
+            }
+            self.ended.insert(local.name.clone(), local);
         }
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Local> {
-        self.frames
-            .iter()
-            .rev()
-            .flat_map(|f| f.iter().rev())
-            .find(|l| l.name == name)
+        let at = *self.by_name.get(name)?.last()?;
+        Some(&self.locals[at])
     }
 
     /// A local of this name whose scope has already ended.
     pub fn ended(&self, name: &str) -> Option<&Local> {
-        self.ended.iter().rev().find(|l| l.name == name)
+        self.ended.get(name)
     }
 
     /// Declares a local in the innermost frame; on a clash, returns the span
@@ -58,9 +76,11 @@ impl Scopes {
         if self.frames.is_empty() {
             self.push();
         }
-        if let Some(frame) = self.frames.last_mut() {
-            frame.push(local);
-        }
+        self.by_name
+            .entry(local.name.clone())
+            .or_default()
+            .push(self.locals.len());
+        self.locals.push(local);
         match clash {
             Some(prev) => Err(prev),
             None => Ok(()),
@@ -68,9 +88,7 @@ impl Scopes {
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.frames
-            .iter()
-            .flat_map(|f| f.iter().map(|l| l.name.as_str()))
+        self.locals.iter().map(|l| l.name.as_str())
     }
 }
 

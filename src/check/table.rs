@@ -176,8 +176,9 @@ impl Table {
     }
 
     fn params(&self, params: &[Param], diags: &mut Vec<Diagnostic>) -> Vec<Ty> {
-        for (i, p) in params.iter().enumerate() {
-            if let Some(first) = params[..i].iter().find(|q| q.name.name == p.name.name) {
+        let mut seen: HashMap<&str, &Param> = HashMap::new();
+        for p in params {
+            if let Some(first) = seen.get(p.name.name.as_str()) {
                 diags.push(
                     error(
                         p.name.span.clone(),
@@ -189,6 +190,8 @@ impl Table {
                     .with_label("used as parameter more than once")
                     .with_related(first.name.span.clone(), "first use here"),
                 );
+            } else {
+                seen.insert(&p.name.name, p);
             }
         }
         params

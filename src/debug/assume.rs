@@ -285,6 +285,7 @@ mod tests {
                 TreeNode {
                     parent: i.checked_sub(1),
                     step: TraceStep {
+                        elided: false,
                         span: start..start + at.len(),
                         what: what.to_string(),
                         heap: Vec::new(),

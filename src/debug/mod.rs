@@ -226,16 +226,10 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64, infer: bool) ->
         return ExitCode::from(2);
     }
     let shown = file.display().to_string();
-    let source = match std::fs::read(file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(_) => {
-                eprintln!("error: `{shown}` is not valid UTF-8");
-                return ExitCode::from(2);
-            }
-        },
-        Err(e) => {
-            eprintln!("error: cannot read `{shown}`: {e}");
+    let source = match crate::input::read_program(file) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
             return ExitCode::from(2);
         }
     };

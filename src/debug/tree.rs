@@ -163,6 +163,7 @@ mod tests {
         TreeNode {
             parent,
             step: TraceStep {
+                elided: false,
                 span: 0..0,
                 what: what.to_string(),
                 heap: Vec::new(),

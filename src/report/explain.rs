@@ -5,6 +5,8 @@
 //! solver's counterexample. Pure functions over an `ErrorReport` and the
 //! source, shared by the text and JSON reports and by `sift debug`.
 
+use std::collections::HashMap;
+
 use crate::diag::{Kind, line_col};
 use crate::verify::{ErrorReport, TraceStep};
 
@@ -101,30 +103,47 @@ impl StepDiff {
     }
 }
 
-/// Multiset difference `a - b`, in the order of `a`.
+/// Multiset difference `a - b`, in the order of `a` (hashed: states can be
+/// large, and a trace compares every step with the one before).
 fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: Vec<Option<&String>> = b.iter().map(Some).collect();
+    let mut left: HashMap<&str, usize> = HashMap::new();
+    for y in b {
+        *left.entry(y.as_str()).or_default() += 1;
+    }
     let mut out = Vec::new();
     for x in a {
-        match left.iter_mut().find(|y| y.is_some_and(|y| y == x)) {
-            Some(slot) => *slot = None,
-            None => out.push(x.clone()),
+        match left.get_mut(x.as_str()) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(x.clone()),
         }
     }
     out
 }
 
 pub fn diff_steps(prev: &TraceStep, next: &TraceStep) -> StepDiff {
+    if prev.elided || next.elided {
+        return StepDiff::default();
+    }
+    let before: HashMap<&str, &str> = prev
+        .store
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let after: HashMap<&str, &str> = next
+        .store
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     let mut store = Vec::new();
     for (k, v) in &prev.store {
-        match next.store.iter().find(|(k2, _)| k2 == k) {
-            Some((_, v2)) if v2 != v => store.push((k.clone(), Some(v.clone()), Some(v2.clone()))),
+        match after.get(k.as_str()) {
+            Some(v2) if v2 != v => store.push((k.clone(), Some(v.clone()), Some(v2.to_string()))),
             Some(_) => {}
             None => store.push((k.clone(), Some(v.clone()), None)),
         }
     }
     for (k, v) in &next.store {
-        if !prev.store.iter().any(|(k2, _)| k2 == k) {
+        if !before.contains_key(k.as_str()) {
             store.push((k.clone(), None, Some(v.clone())));
         }
     }
@@ -197,7 +216,11 @@ fn explain_missing(
         ));
     }
     let same = |c: &&String| chunk_name(c).as_ref() == Some(name);
-    let seen_any = e.trace.iter().any(|s| s.heap.iter().any(|c| same(&c)));
+    // With states left out of a long trace, "never in the heap" is unknown.
+    let seen_any = e
+        .trace
+        .iter()
+        .any(|s| s.elided || s.heap.iter().any(|c| same(&c)));
     let mut events = 0;
     for pair in e.trace.windows(2) {
         let (before, after) = (&pair[0], &pair[1]);
@@ -271,6 +294,7 @@ mod tests {
     fn step(src: &str, at: &str, what: &str, heap: &[&str], pc: &[&str]) -> TraceStep {
         let start = src.find(at).expect("span text in source");
         TraceStep {
+            elided: false,
             span: start..start + at.len(),
             what: what.to_string(),
             heap: heap.iter().map(|s| s.to_string()).collect(),
@@ -469,6 +493,7 @@ mod tests {
     #[test]
     fn diffs_of_steps() {
         let a = TraceStep {
+            elided: false,
             span: 0..0,
             what: String::new(),
             heap: vec!["a.f ↦ 1".into(), "b.f ↦ 2".into()],
@@ -476,6 +501,7 @@ mod tests {
             pc: vec!["p".into()],
         };
         let b = TraceStep {
+            elided: false,
             span: 0..0,
             what: String::new(),
             heap: vec!["b.f ↦ 2".into(), "a.f ↦ 3".into()],

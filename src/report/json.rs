@@ -2,18 +2,18 @@
 
 use serde_json::{Value, json};
 
-use crate::diag::line_col;
+use crate::diag::LineIndex;
 use crate::verify::{ErrorReport, FileReport, Stage};
 
-fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
-    let (line, column) = line_col(&report.source, e.diag.span.start);
-    let (end_line, end_column) = line_col(&report.source, e.diag.span.end);
+fn error_json(report: &FileReport, lines: &LineIndex, e: &ErrorReport) -> Value {
+    let (line, column) = lines.line_col(e.diag.span.start);
+    let (end_line, end_column) = lines.line_col(e.diag.span.end);
     let related: Vec<Value> = e
         .diag
         .related
         .iter()
         .map(|r| {
-            let (l, c) = line_col(&report.source, r.span.start);
+            let (l, c) = lines.line_col(r.span.start);
             json!({"line": l, "column": c, "message": r.message})
         })
         .collect();
@@ -22,7 +22,7 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let (l, c) = line_col(&report.source, s.span.start);
+            let (l, c) = lines.line_col(s.span.start);
             let store: serde_json::Map<String, Value> = s
                 .store
                 .iter()
@@ -36,8 +36,12 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
                 }
                 None => (s.heap.clone(), Vec::new()),
             };
-            json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store,
-                   "path_condition": s.pc, "added": added, "removed": removed})
+            let mut step = json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store,
+                   "path_condition": s.pc, "added": added, "removed": removed});
+            if s.elided {
+                step["state_omitted"] = Value::Bool(true);
+            }
+            step
         })
         .collect();
     let counterexample: serde_json::Map<String, Value> = e
@@ -63,6 +67,7 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
 }
 
 pub fn file_json(report: &FileReport) -> Value {
+    let lines = LineIndex::new(&report.source);
     let methods: Vec<Value> = report
         .members
         .iter()
@@ -79,7 +84,7 @@ pub fn file_json(report: &FileReport) -> Value {
     json!({
         "path": report.path,
         "stage": match report.stage { Stage::Parse => "parse", Stage::Check => "check", Stage::Verified => "verify" },
-        "errors": report.errors.iter().map(|e| error_json(report, e)).collect::<Vec<_>>(),
+        "errors": report.errors.iter().map(|e| error_json(report, &lines, e)).collect::<Vec<_>>(),
         "methods": methods,
     })
 }

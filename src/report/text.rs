@@ -82,14 +82,19 @@ pub fn render_file(report: &FileReport, color: bool) -> String {
 pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
     let mut out = format!("trace of {} in `{}`:\n", e.diag.kind, e.member);
     let pad = "              ";
+    let lines = crate::diag::LineIndex::new(&report.source);
     for (i, step) in e.trace.iter().enumerate() {
-        let (line, _) = crate::diag::line_col(&report.source, step.span.start);
+        let (line, _) = lines.line_col(step.span.start);
         let diff = if i == 0 {
             None
         } else {
             Some(explain::diff_steps(&e.trace[i - 1], step))
         };
         out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
+        if step.elided {
+            out.push_str("       (state not shown: the trace is long; the last steps show it)\n");
+            continue;
+        }
         out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
         if let Some(d) = &diff {
             for c in &d.heap_removed {

@@ -110,8 +110,9 @@ mod tests {
     #[test]
     fn prints_smtlib() {
         let x = Term::var(3, "x", Sort::Int, VarKind::Plain);
-        let t = Term::lt(Term::add(x, Term::int(-1)), Term::int(2));
-        assert_eq!(to_smtlib(&t), "(< (+ |x@3| (- 1)) 2)");
+        // (x + -1 is built as x - 1; a product keeps its negative literal.)
+        let t = Term::lt(Term::mul(x, Term::int(-1)), Term::int(2));
+        assert_eq!(to_smtlib(&t), "(< (* |x@3| (- 1)) 2)");
         assert_eq!(quote("Cell.getX"), "|Cell.getX|");
     }
 }

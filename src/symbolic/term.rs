@@ -273,14 +273,23 @@ impl Term {
         }
     }
 
-    /// Calls `f` with the id of every variable in the term (once per
-    /// shared subterm at most as often as it is reached).
+    /// Calls `f` with the id of every variable in the term (at least once
+    /// each; a variable under several shared subterms may be reported more
+    /// than once).
     pub fn for_each_var(&self, f: &mut dyn FnMut(u32)) {
+        // Shared subterms are visited once: a term built by doubling
+        // (`x = x + x;` n times) has n nodes but 2^n paths.
+        let mut seen: std::collections::HashSet<*const Node> = std::collections::HashSet::new();
         let mut stack = vec![self];
         while let Some(t) = stack.pop() {
             match t.var_id() {
                 Some(id) => f(id),
-                None => stack.extend(t.args()),
+                None if t.args().is_empty() => {}
+                None => {
+                    if seen.insert(Arc::as_ptr(&t.0)) {
+                        stack.extend(t.args());
+                    }
+                }
             }
         }
     }
@@ -446,14 +455,94 @@ impl Term {
     }
 
     pub fn add(a: Term, b: Term) -> Term {
-        Term::arith(Op::Add, a, b, i128::checked_add)
+        let ((ra, ca), (rb, cb)) = (a.offset_parts(), b.offset_parts());
+        match ca.checked_add(cb) {
+            Some(c) if ca != 0 || cb != 0 => {
+                let rest = match (ra, rb) {
+                    (Some(x), Some(y)) => Some(Term::mk(Op::Add, vec![x, y], Sort::Int)),
+                    (x, None) | (None, x) => x,
+                };
+                Term::with_offset(rest, c)
+            }
+            _ => Term::arith(Op::Add, a, b, i128::checked_add),
+        }
     }
 
     pub fn sub(a: Term, b: Term) -> Term {
-        Term::arith(Op::Sub, a, b, i128::checked_sub)
+        let ((ra, ca), (rb, cb)) = (a.offset_parts(), b.offset_parts());
+        match ca.checked_sub(cb) {
+            Some(c) if (ca != 0 || cb != 0) && (rb.is_none() || ra.is_some()) => {
+                let rest = match (ra, rb) {
+                    (Some(x), Some(y)) => Some(Term::mk(Op::Sub, vec![x, y], Sort::Int)),
+                    (x, _) => x,
+                };
+                Term::with_offset(rest, c)
+            }
+            _ => Term::arith(Op::Sub, a, b, i128::checked_sub),
+        }
+    }
+
+    /// A term as "rest + constant", where the constant is a literal added
+    /// or subtracted at the top (`None` rest: the term is a literal).
+    /// Arithmetic keeps constants at the top, so a counter updated n times
+    /// (`x = x + 1;`) stays one addition instead of n nested ones: every
+    /// query about it, and Z3's rewriting of it, would otherwise cost O(n).
+    fn offset_parts(&self) -> (Option<Term>, i128) {
+        if let Some(c) = self.as_int() {
+            return (None, c);
+        }
+        match (self.op(), self.args()) {
+            (Op::Add, [t, k]) | (Op::Add, [k, t])
+                if k.as_int().is_some() && t.as_int().is_none() =>
+            {
+                (Some(t.clone()), k.as_int().unwrap_or(0))
+            }
+            (Op::Sub, [t, k]) if t.as_int().is_none() => {
+                match k.as_int().and_then(i128::checked_neg) {
+                    Some(c) => (Some(t.clone()), c),
+                    None => (Some(self.clone()), 0),
+                }
+            }
+            _ => (Some(self.clone()), 0),
+        }
+    }
+
+    /// `rest + c`, written `rest - |c|` for a negative `c`.
+    fn with_offset(rest: Option<Term>, c: i128) -> Term {
+        match rest {
+            None => Term::int(c),
+            Some(t) if c == 0 => t,
+            Some(t) if c < 0 && c != i128::MIN => {
+                Term::mk(Op::Sub, vec![t, Term::int(-c)], Sort::Int)
+            }
+            Some(t) => Term::mk(Op::Add, vec![t, Term::int(c)], Sort::Int),
+        }
     }
 
     pub fn mul(a: Term, b: Term) -> Term {
+        // k1 * (k2 * t) = (k1 * k2) * t: repeated scaling stays one product.
+        let scaled = |t: &Term| match (t.op(), t.args()) {
+            (Op::Mul, [k, r]) | (Op::Mul, [r, k])
+                if k.as_int().is_some() && r.as_int().is_none() =>
+            {
+                k.as_int().map(|k| (k, r.clone()))
+            }
+            _ => None,
+        };
+        let nested = match (a.as_int(), b.as_int()) {
+            (Some(k1), None) => scaled(&b).map(|(k2, r)| (k1, k2, r)),
+            (None, Some(k1)) => scaled(&a).map(|(k2, r)| (k1, k2, r)),
+            _ => None,
+        };
+        if let Some((k1, k2, r)) = nested
+            && let Some(k) = k1.checked_mul(k2)
+        {
+            return match k {
+                0 => Term::int(0),
+                1 => r,
+                _ => Term::mk(Op::Mul, vec![Term::int(k), r], Sort::Int),
+            };
+        }
         Term::arith(Op::Mul, a, b, i128::checked_mul)
     }
 
@@ -533,60 +622,108 @@ fn is_inverse(outer: &str, inner: &str) -> bool {
     )
 }
 
-/// Readable, program-like rendering used in traces and messages.
+/// Longest rendering of one term: a term is a DAG, and one built by
+/// doubling (`x = x + x;` n times) has 2^n characters written out.
+const MAX_RENDERED: usize = 4096;
+
+/// Readable, program-like rendering used in traces and messages (cut off
+/// with `…` after `MAX_RENDERED` bytes).
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let infix = |f: &mut fmt::Formatter<'_>, sym: &str| -> fmt::Result {
-            write!(f, "(")?;
+        let mut out = String::new();
+        self.render(&mut out);
+        if out.len() > MAX_RENDERED {
+            let mut cut = MAX_RENDERED;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+        }
+        f.write_str(&out)
+    }
+}
+
+impl Term {
+    fn render(&self, out: &mut String) {
+        use std::fmt::Write;
+        // Past the limit nothing more is kept (`fmt` cuts there), so
+        // nothing more is walked.
+        if out.len() > MAX_RENDERED {
+            return;
+        }
+        let infix = |out: &mut String, sym: &str| {
+            out.push('(');
             for (i, a) in self.args().iter().enumerate() {
                 if i > 0 {
-                    write!(f, " {sym} ")?;
+                    let _ = write!(out, " {sym} ");
                 }
-                write!(f, "{a}")?;
+                a.render(out);
             }
-            write!(f, ")")
+            out.push(')');
         };
         match self.op() {
-            Op::Var { name, id, .. } => write!(f, "{name}@{id}"),
-            Op::Int(v) => write!(f, "{v}"),
-            Op::BigInt(v) => write!(f, "{v}"),
-            Op::True => write!(f, "true"),
-            Op::False => write!(f, "false"),
-            Op::Null => write!(f, "null"),
-            Op::Unit => write!(f, "unit"),
+            Op::Var { name, id, .. } => {
+                let _ = write!(out, "{name}@{id}");
+            }
+            Op::Int(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Op::BigInt(v) => out.push_str(v),
+            Op::True => out.push_str("true"),
+            Op::False => out.push_str("false"),
+            Op::Null => out.push_str("null"),
+            Op::Unit => out.push_str("unit"),
             Op::App(name) => {
-                write!(f, "{name}(")?;
+                out.push_str(name);
+                out.push('(');
                 for (i, a) in self.args().iter().enumerate() {
                     if i > 0 {
-                        write!(f, ", ")?;
+                        out.push_str(", ");
                     }
-                    write!(f, "{a}")?;
+                    a.render(out);
                 }
-                write!(f, ")")
+                out.push(')');
             }
             Op::Ite => {
                 let a = self.args();
-                write!(f, "({} ? {} : {})", a[0], a[1], a[2])
+                out.push('(');
+                a[0].render(out);
+                out.push_str(" ? ");
+                a[1].render(out);
+                out.push_str(" : ");
+                a[2].render(out);
+                out.push(')');
             }
             Op::Not => match self.args()[0].op() {
                 Op::Eq => {
                     let a = self.args()[0].args();
-                    write!(f, "({} != {})", a[0], a[1])
+                    out.push('(');
+                    a[0].render(out);
+                    out.push_str(" != ");
+                    a[1].render(out);
+                    out.push(')');
                 }
-                _ => write!(f, "!{}", self.args()[0]),
+                _ => {
+                    out.push('!');
+                    self.args()[0].render(out);
+                }
             },
-            Op::Neg => write!(f, "-{}", self.args()[0]),
-            Op::And => infix(f, "&&"),
-            Op::Or => infix(f, "||"),
-            Op::Implies => infix(f, "==>"),
-            Op::Eq => infix(f, "=="),
-            Op::Add => infix(f, "+"),
-            Op::Sub => infix(f, "-"),
-            Op::Mul => infix(f, "*"),
-            Op::Div => infix(f, "div"),
-            Op::Mod => infix(f, "mod"),
-            Op::Lt => infix(f, "<"),
-            Op::Le => infix(f, "<="),
+            Op::Neg => {
+                out.push('-');
+                self.args()[0].render(out);
+            }
+            Op::And => infix(out, "&&"),
+            Op::Or => infix(out, "||"),
+            Op::Implies => infix(out, "==>"),
+            Op::Eq => infix(out, "=="),
+            Op::Add => infix(out, "+"),
+            Op::Sub => infix(out, "-"),
+            Op::Mul => infix(out, "*"),
+            Op::Div => infix(out, "div"),
+            Op::Mod => infix(out, "mod"),
+            Op::Lt => infix(out, "<"),
+            Op::Le => infix(out, "<="),
         }
     }
 }
@@ -624,6 +761,64 @@ mod tests {
             Term::eq(x(), Term::int(0))
         );
         assert_eq!(Term::eq(Term::int(0), x()), Term::eq(x(), Term::int(0)));
+    }
+
+    #[test]
+    fn constants_float_to_the_top_of_sums_and_products() {
+        let one = || Term::int(1);
+        let mut t = x();
+        for _ in 0..1000 {
+            t = Term::add(t, one());
+        }
+        assert_eq!(t, Term::add(x(), Term::int(1000)));
+        assert_eq!(t.to_string(), "(x@1 + 1000)");
+        for _ in 0..1500 {
+            t = Term::sub(t, one());
+        }
+        assert_eq!(t.to_string(), "(x@1 - 500)");
+        assert_eq!(Term::add(t, Term::int(500)), x());
+        let y = Term::var(2, "y", Sort::Int, VarKind::Plain);
+        // (x + 1) + y = (x + y) + 1 and (x + 1) - (y + 3) = (x - y) - 2.
+        let x1 = Term::add(x(), one());
+        assert_eq!(
+            Term::add(x1.clone(), y.clone()).to_string(),
+            "((x@1 + y@2) + 1)"
+        );
+        let y3 = Term::add(y.clone(), Term::int(3));
+        assert_eq!(Term::sub(x1, y3.clone()).to_string(), "((x@1 - y@2) - 2)");
+        // A constant minus a sum keeps its shape.
+        assert_eq!(Term::sub(one(), y3).to_string(), "(1 - (y@2 + 3))");
+        // A constant goes last; without one nothing moves.
+        assert_eq!(Term::add(one(), y.clone()).to_string(), "(y@2 + 1)");
+        assert_eq!(Term::add(x(), y.clone()).to_string(), "(x@1 + y@2)");
+        let mut m = x();
+        for _ in 0..10 {
+            m = Term::mul(m, Term::int(2));
+        }
+        assert_eq!(m.to_string(), "(1024 * x@1)");
+        // Overflow of the folded constant leaves the nesting in place.
+        let big = Term::add(x(), Term::int(i128::MAX));
+        assert_eq!(
+            Term::add(big.clone(), one()).args()[0],
+            big,
+            "no wrap-around"
+        );
+    }
+
+    #[test]
+    fn shared_subterms_are_walked_and_rendered_in_bounded_time() {
+        let mut t = x();
+        for _ in 0..200 {
+            t = Term::add(t.clone(), t);
+        }
+        let mut vars = Vec::new();
+        t.for_each_var(&mut |id| vars.push(id));
+        // 2^200 paths lead to `x`; each node is entered once.
+        assert_eq!(vars, vec![1, 1]);
+        let text = t.to_string();
+        assert_eq!(text.len(), MAX_RENDERED + '…'.len_utf8());
+        assert!(text.starts_with("((((") && text.ends_with('…'), "{text}");
+        assert_eq!(Term::add(x(), x()).to_string(), "(x@1 + x@1)");
     }
 
     #[test]
