@@ -73,6 +73,28 @@ enum Command {
         #[arg(long, value_name = "K/N")]
         partition: Option<Partition>,
     },
+    /// Run one method concretely on literal arguments, checking at run
+    /// time what `verify` checks statically (contracts, permissions,
+    /// invariants, ...); prints the result or the first failed check.
+    #[command(
+        after_help = "Exit status: 0 the method returned; 1 a check failed or a budget ran out; 2 parse or type errors, unreadable file or bad usage."
+    )]
+    Run {
+        /// The file holding the method.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The method to run, `Class.name`.
+        #[arg(long, value_name = "C.m")]
+        method: String,
+        /// Its arguments, literals: `3`, `-2`, `true`, `null`.
+        #[arg(value_name = "ARG", allow_negative_numbers = true)]
+        args: Vec<String>,
+        #[command(flatten)]
+        budget: Budget,
+        /// Do not infer the `open`, `close` and `use` statements left out.
+        #[arg(long)]
+        no_infer: bool,
+    },
     /// Run the language server on stdin/stdout.
     Lsp,
     /// Step through the symbolic execution of one method: stepping,
@@ -93,6 +115,26 @@ enum Command {
         #[arg(long)]
         no_infer: bool,
     },
+}
+
+/// Budgets of a concrete run.
+#[derive(clap::Args)]
+struct Budget {
+    /// Stop a run after this many evaluation steps (an infinite loop).
+    #[arg(long, value_name = "N", default_value_t = sift::concrete::Limits::default().steps)]
+    max_steps: u64,
+    /// Stop a run deeper than this many nested calls (deep recursion).
+    #[arg(long, value_name = "N", default_value_t = sift::concrete::Limits::default().depth)]
+    max_depth: u32,
+}
+
+impl Budget {
+    fn limits(&self) -> sift::concrete::Limits {
+        sift::concrete::Limits {
+            steps: self.max_steps,
+            depth: self.max_depth,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -141,6 +183,29 @@ fn main() -> ExitCode {
             timeout,
             no_infer,
         } => sift::debug::run(&file, method.as_deref(), timeout, !no_infer),
+        Command::Run {
+            file,
+            method,
+            args,
+            budget,
+            no_infer,
+        } => {
+            let shown = file.display().to_string();
+            match read_source(&file) {
+                Ok(src) => ExitCode::from(sift::concrete::cli::run_command(
+                    &shown,
+                    &src,
+                    &method,
+                    &args,
+                    budget.limits(),
+                    !no_infer,
+                )),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Lsp => match sift::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

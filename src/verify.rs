@@ -173,6 +173,26 @@ pub fn verify_source_with(
     opts: &Options,
     hooks: &mut Hooks,
 ) -> FileReport {
+    let (program, mut report) = match checked_program(path, source) {
+        Ok(p) => p,
+        Err(report) => return report,
+    };
+    report.members = verify_members(path, program, source, opts, hooks);
+    let errors: Vec<ErrorReport> = report
+        .members
+        .iter()
+        .flat_map(|m| m.errors.iter().cloned())
+        .collect();
+    report.errors = file_errors(errors, &report.members);
+    report
+}
+
+/// Parses and checks a file: the checked program and an empty report to
+/// fill, or the report of its parse or type errors.
+pub fn checked_program(
+    path: &str,
+    source: &str,
+) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let src = source.to_string();
     let front = on_big_stack(move || {
         let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
@@ -190,8 +210,8 @@ pub fn verify_source_with(
         errors: Vec::new(),
         members: Vec::new(),
     };
-    let program = match front {
-        Ok(Ok(p)) => p,
+    match front {
+        Ok(Ok(p)) => Ok((p, report)),
         Ok(Err(errors)) => {
             report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) {
                 Stage::Parse
@@ -199,24 +219,16 @@ pub fn verify_source_with(
                 Stage::Check
             };
             report.errors = errors.into_iter().map(plain_error).collect();
-            return report;
+            Err(report)
         }
         Err(msg) => {
             report.stage = Stage::Check;
             report
                 .errors
                 .push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
-            return report;
+            Err(report)
         }
-    };
-    report.members = verify_members(path, program, source, opts, hooks);
-    let errors: Vec<ErrorReport> = report
-        .members
-        .iter()
-        .flat_map(|m| m.errors.iter().cloned())
-        .collect();
-    report.errors = file_errors(errors, &report.members);
-    report
+    }
 }
 
 /// The file's errors: each (kind, place) once, in source order, but every
@@ -259,7 +271,7 @@ fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Re
 
 /// Runs `f` on a thread with a large stack and returns its result; on the
 /// caller's stack if no thread can be started. A panic goes on in the caller.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     let mut f = Some(f);
     let mut out = None;
     std::thread::scope(|s| {
