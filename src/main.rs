@@ -95,6 +95,34 @@ enum Command {
         #[arg(long)]
         no_infer: bool,
     },
+    /// Test every path of a method (King's EFFIGY): explore the paths
+    /// symbolically with loops unrolled, build concrete inputs from a model
+    /// of each, run them, and print one row per path.
+    #[command(
+        after_help = "Exit status: 0 no path failed a check; 1 some path did (or a budget ran out); 2 parse or type errors, unreadable file or bad usage."
+    )]
+    Test {
+        /// The file to test.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Test only this method, `Class.name` (default: every method).
+        #[arg(long, value_name = "C.m")]
+        method: Option<String>,
+        /// Unroll each loop at most K times.
+        #[arg(long, value_name = "K", default_value_t = 3)]
+        unroll: u32,
+        /// Print `{"paths": [...]}` as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: Budget,
+        /// Give up on a single solver query after this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+        /// Do not infer the `open`, `close` and `use` statements left out.
+        #[arg(long)]
+        no_infer: bool,
+    },
     /// Run the language server on stdin/stdout.
     Lsp,
     /// Step through the symbolic execution of one method: stepping,
@@ -199,6 +227,40 @@ fn main() -> ExitCode {
                     &args,
                     budget.limits(),
                     !no_infer,
+                )),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Test {
+            file,
+            method,
+            unroll,
+            json,
+            budget,
+            timeout,
+            no_infer,
+        } => {
+            if !(timeout.is_finite() && timeout > 0.0) {
+                eprintln!("error: --timeout must be a positive number of seconds");
+                return ExitCode::from(2);
+            }
+            let opts = sift::concrete::testing::TestOptions {
+                unroll,
+                limits: budget.limits(),
+                infer: !no_infer,
+                timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+            };
+            let shown = file.display().to_string();
+            match read_source(&file) {
+                Ok(src) => ExitCode::from(sift::concrete::testing::test_command(
+                    &shown,
+                    &src,
+                    method.as_deref(),
+                    json,
+                    opts,
                 )),
                 Err(msg) => {
                     eprintln!("error: {msg}");

@@ -14,6 +14,7 @@ mod exec;
 pub mod heap;
 pub mod inputs;
 pub mod perms;
+pub mod testing;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -53,6 +54,8 @@ pub struct Failure {
     pub heap: Vec<String>,
     /// What the failing activation held.
     pub held: Vec<String>,
+    /// The inputs do not satisfy the entry method's own precondition.
+    pub at_entry: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -255,6 +258,7 @@ impl Machine<'_> {
                 .collect(),
             heap: self.heap.render(),
             held: held.describe(&|v| self.heap.show(v)),
+            at_entry: self.depth == 0,
         })
     }
 }

@@ -63,6 +63,17 @@ pub struct Ctx<'z> {
     /// Failures of the inferred steps being tried: (trial, state, reason).
     trial_failures: Vec<(u32, State, String)>,
     next_trial: u32,
+    /// Path exploration for `sift test` (`paths`): loops are unrolled this
+    /// many times instead of using their invariants, joins do not merge,
+    /// and branch decisions are kept on the state.
+    pub unroll: Option<u32>,
+    /// Where each path ended, when exploring paths: the states of failures
+    /// that end a path, with the failure's place and, on the path, the
+    /// negation of the fact that failed (the driver adds the other ends).
+    pub leaves: Option<Vec<(State, Option<Span>)>>,
+    /// The method's store on entry (`this`, parameters), for the inputs a
+    /// counterexample is replayed with.
+    pub entry: Option<super::state::Store>,
 }
 
 /// Where a failed trial stopped: the path (its state) and why.
@@ -96,6 +107,9 @@ impl<'z> Ctx<'z> {
             infer: true,
             trial_failures: Vec::new(),
             next_trial: 0,
+            unroll: None,
+            leaves: None,
+            entry: None,
         }
     }
 
@@ -342,6 +356,7 @@ impl<'z> Ctx<'z> {
         // Every path records its failure step (for stepping through the
         // tree); the error itself is reported once.
         let mut at_failure = s.clone();
+        let failed_at = diag.span.clone();
         let what = format!("fails: {}", diag.message);
         self.record(&mut at_failure, diag.span.clone(), what);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
@@ -360,6 +375,13 @@ impl<'z> Ctx<'z> {
                 o.failures += 1;
             }
             return Some(next);
+        }
+        if let Some(leaves) = self.leaves.as_mut() {
+            let end = match &refuted {
+                Some(goal) => s.with_fact(Term::not(goal.clone())),
+                None => s.clone(),
+            };
+            leaves.push((end, Some(failed_at)));
         }
         None
     }

@@ -247,6 +247,9 @@ pub struct State {
     pub trial: Option<u32>,
     /// How many inferred opens or closes are nested here (bounded).
     pub infer_depth: u8,
+    /// Branch decisions taken, in `sift test`'s exploration only
+    /// (`Ctx::unroll`): the condition's start and the side taken.
+    pub decisions: imbl::Vector<(usize, bool)>,
 }
 
 impl State {
