@@ -88,6 +88,9 @@ pub struct ErrorReport {
     /// Values from a Z3 model of the failing path, in program terms
     /// (`x` → `5`, `c.f` → `null`), for facts that might not hold.
     pub counterexample: Vec<(String, String)>,
+    /// The failing method run concretely on the inputs of a model of the
+    /// failing path (verification errors of methods and constructors).
+    pub replay: Option<crate::concrete::replay::Replay>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,6 +258,7 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
         member: String::new(),
         trace: Vec::new(),
         counterexample: Vec::new(),
+        replay: None,
     }
 }
 
@@ -651,6 +655,7 @@ fn internal_error(m: &Member, why: &str) -> ErrorReport {
         member: m.name.clone(),
         trace: Vec::new(),
         counterexample: Vec::new(),
+        replay: None,
     }
 }
 
@@ -690,10 +695,26 @@ fn verify_member(
             }
         }
     }));
+    let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
     let mut errors: Vec<ErrorReport> = ctx
         .failures
         .drain(..)
-        .map(|f| render_failure(&m.name, f))
+        .map(|f| {
+            let replay = replayed.then(|| {
+                crate::concrete::replay::replay(
+                    info,
+                    source,
+                    &m.class,
+                    &m.member,
+                    (f.diag.kind, &f.diag.span),
+                    f.inputs.as_ref(),
+                    opts.infer,
+                )
+            });
+            let mut e = render_failure(&m.name, f);
+            e.replay = replay;
+            e
+        })
         .collect();
     let reusable = run.is_ok() && ctx.solver.gave_up == 0;
     if let Err(p) = run {
@@ -752,6 +773,7 @@ fn render_failure(member: &str, f: Failure) -> ErrorReport {
         member: member.to_string(),
         trace: f.trace.steps().iter().map(|s| render_step(s)).collect(),
         counterexample: f.counterexample,
+        replay: None,
     }
 }
 

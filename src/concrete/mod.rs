@@ -14,6 +14,7 @@ mod exec;
 pub mod heap;
 pub mod inputs;
 pub mod perms;
+pub mod replay;
 pub mod testing;
 
 use std::collections::{BTreeMap, HashMap};

@@ -59,6 +59,7 @@ fn error_json(report: &FileReport, e: &ErrorReport) -> Value {
         "trace": trace,
         "explanation": super::explain::explain(e, &report.source),
         "counterexample": counterexample,
+        "replay": e.replay.as_ref().map(|r| json!({"status": r.status.as_str(), "detail": r.detail})),
     })
 }
 

@@ -23,6 +23,8 @@ pub struct Failure {
     pub trace: Trace,
     pub state: State,
     pub counterexample: Vec<(String, String)>,
+    /// The method's inputs in a model of the failing path, to replay it.
+    pub inputs: Option<super::paths::ModelInputs>,
 }
 
 pub struct Ctx<'z> {
@@ -74,6 +76,8 @@ pub struct Ctx<'z> {
     /// The method's store on entry (`this`, parameters), for the inputs a
     /// counterexample is replayed with.
     pub entry: Option<super::state::Store>,
+    /// Building a failure's replay inputs (not again inside that).
+    replaying: bool,
 }
 
 /// Where a failed trial stopped: the path (its state) and why.
@@ -110,6 +114,7 @@ impl<'z> Ctx<'z> {
             unroll: None,
             leaves: None,
             entry: None,
+            replaying: false,
         }
     }
 
@@ -361,11 +366,13 @@ impl<'z> Ctx<'z> {
         self.record(&mut at_failure, diag.span.clone(), what);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
             let counterexample = self.counterexample(s, refuted.as_ref());
+            let inputs = self.replay_inputs(s, refuted.as_ref());
             self.failures.push(Failure {
                 diag,
                 trace: at_failure.trace.clone(),
                 state: s.clone(),
                 counterexample,
+                inputs,
             });
         }
         if lenient {
@@ -420,6 +427,50 @@ impl<'z> Ctx<'z> {
         }
     }
 
+    /// The method's inputs in a model of the failing path (and of the
+    /// negated goal): its entry values, and the fields of the pre-state with
+    /// the precondition's instances unfolded a few levels, the shortest
+    /// shape the path allows first.
+    fn replay_inputs(
+        &mut self,
+        s: &State,
+        goal: Option<&Term>,
+    ) -> Option<super::paths::ModelInputs> {
+        let entry = self.entry.clone()?;
+        if self.replaying {
+            return None;
+        }
+        self.replaying = true;
+        let route = self.route.take();
+        let steps = self.all_steps.take();
+        let leaves = self.leaves.take();
+        let mut base = s.clone();
+        base.heap = s.old.clone();
+        base.obligation = None;
+        let shapes = std::cell::RefCell::new(Vec::new());
+        // As a trial: a failure while unfolding is no error of the method.
+        self.attempt(&base, &|ctx, t| {
+            super::paths::unfold_instances(ctx, t, super::paths::REPLAY_UNFOLDS, &|_, st| {
+                shapes.borrow_mut().push((st.pc, st.heap))
+            })
+        });
+        self.route = route;
+        self.all_steps = steps;
+        self.leaves = leaves;
+        self.replaying = false;
+        let negated = goal.map(|g| Term::not(g.clone()));
+        for (pc, heap) in shapes.into_inner().into_iter().rev() {
+            let terms = super::paths::InputTerms::new(&entry, &heap);
+            if let Some(values) = self
+                .solver
+                .model_values(&pc, negated.as_ref(), &terms.terms)
+            {
+                return Some(terms.read(&values));
+            }
+        }
+        None
+    }
+
     /// An invariant of the checker was broken; reported, never a panic.
     pub fn internal(&mut self, s: &State, span: Span, what: &str) {
         let d = Diagnostic::new(
@@ -433,6 +484,7 @@ impl<'z> Ctx<'z> {
                 trace: s.trace.clone(),
                 state: s.clone(),
                 counterexample: Vec::new(),
+                inputs: None,
             });
         }
     }

@@ -134,6 +134,10 @@ pub struct PathCase {
 /// the inputs their shape, beyond the loop unrolling.
 const EXTRA_UNFOLDS: u32 = 3;
 
+/// How many predicate instances of the pre-state are unfolded to give a
+/// replayed counterexample's inputs their shape.
+pub const REPLAY_UNFOLDS: u32 = 6;
+
 /// Every path of `m` (loops unrolled `unroll` times), one case per
 /// distinct sequence of decisions and failure, in exploration order.
 pub fn explore(
@@ -217,7 +221,7 @@ pub fn explore(
 /// Opens the predicate instances of `s.heap`, oldest first, at most `left`
 /// of them: `k` receives each shape (the path condition with the facts of
 /// the bodies, and the heap with their chunks).
-fn unfold_instances(ctx: &mut Ctx, s: State, left: u32, k: Cont) {
+pub(crate) fn unfold_instances(ctx: &mut Ctx, s: State, left: u32, k: Cont) {
     let next = s.heap.iter().find_map(|(id, c)| match c {
         Chunk::Pred {
             recv,
