@@ -695,12 +695,15 @@ fn verify_member(
             }
         }
     }));
+    // Pure methods and predicates are not run (`not-run`).
     let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
     let mut errors: Vec<ErrorReport> = ctx
         .failures
         .drain(..)
         .map(|f| {
-            let replay = replayed.then(|| {
+            let replay = Some(if !replayed {
+                crate::concrete::replay::not_run("only methods and constructors are run")
+            } else {
                 crate::concrete::replay::replay(
                     info,
                     source,

@@ -92,6 +92,18 @@ fn examples_with_a_bug_put_in_are_confirmed_with_object_graphs() {
 }
 
 #[test]
+fn errors_of_pure_methods_are_not_run() {
+    let src = "class A {\n  static pure int d(int x) { return 10 / x; }\n}\n";
+    let r = replays(src);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        (r[0].0, r[0].1, r[0].2),
+        (Kind::DivisionByZero, 2, ReplayStatus::NotRun)
+    );
+    assert_eq!(r[0].3, "only methods and constructors are run");
+}
+
+#[test]
 fn json_and_text_reports_carry_the_replay() {
     let path = format!("{}/tests/concrete/replay.sift", env!("CARGO_MANIFEST_DIR"));
     let o = Command::new(env!("CARGO_BIN_EXE_sift"))

@@ -61,6 +61,11 @@ impl Replay {
     }
 }
 
+/// A replay that was not run, and why.
+pub fn not_run(why: &str) -> Replay {
+    Replay::new(ReplayStatus::NotRun, why)
+}
+
 /// Budgets of a replay: a counterexample is a small input.
 const REPLAY_LIMITS: Limits = Limits {
     steps: 200_000,
@@ -80,10 +85,7 @@ pub fn replay(
     infer: bool,
 ) -> Replay {
     let Some(mi) = info.method(class, member) else {
-        return Replay::new(
-            ReplayStatus::NotRun,
-            "only methods and constructors are run",
-        );
+        return not_run("only methods and constructors are run");
     };
     let Some(model) = model else {
         return Replay::new(ReplayStatus::NotRun, "no model of the failing path");
