@@ -20,7 +20,7 @@ use sift::symbolic::program::ProgramInfo;
 use sift::verify::{FileReport, MemberKind, checked_program};
 use sift::{Options, verify_source};
 
-const DEFAULT_PROGRAMS: u64 = 40;
+const DEFAULT_PROGRAMS: u64 = 80;
 const RANDOM_INPUTS: usize = 4;
 
 #[derive(Default, Debug)]
@@ -190,7 +190,13 @@ fn verified_methods_never_fail_concretely() {
         .unwrap_or(1);
     let mut stats = Stats::default();
     for seed in start..start + count {
+        let t = std::time::Instant::now();
         check_program(seed, &mut stats);
+        // Progress for long runs (shown with `--nocapture`).
+        let secs = t.elapsed().as_secs_f64();
+        if secs > 5.0 || (seed - start + 1) % 100 == 0 {
+            eprintln!("differential: seed {seed} took {secs:.1}s; {stats:?}");
+        }
     }
     eprintln!("differential: {stats:?}");
     // The generator must keep producing methods that verify, or the test
