@@ -194,7 +194,7 @@ fn verified_methods_never_fail_concretely() {
         check_program(seed, &mut stats);
         // Progress for long runs (shown with `--nocapture`).
         let secs = t.elapsed().as_secs_f64();
-        if secs > 5.0 || (seed - start + 1) % 100 == 0 {
+        if secs > 5.0 || (seed - start + 1).is_multiple_of(100) {
             eprintln!("differential: seed {seed} took {secs:.1}s; {stats:?}");
         }
     }
