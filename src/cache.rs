@@ -61,6 +61,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::concrete::replay::{Replay, ReplayStatus};
 use crate::diag::{Diagnostic, Kind, Label};
 use crate::syntax::ast::Span;
 use crate::verify::{ErrorReport, Member, MemberKind, MemberReport, Options, TraceStep, TreeNode};
@@ -261,6 +262,8 @@ struct StoredError {
     member: String,
     trace: Vec<StoredStep>,
     counterexample: Vec<(String, String)>,
+    /// Status and detail.
+    replay: Option<(String, String)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -340,6 +343,7 @@ fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<Stored
         member,
         trace,
         counterexample,
+        replay,
     } = e;
     let Diagnostic {
         kind,
@@ -367,6 +371,9 @@ fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<Stored
             .map(|s| store_step(l, own, s))
             .collect::<Option<_>>()?,
         counterexample: counterexample.clone(),
+        replay: replay
+            .as_ref()
+            .map(|r| (r.status.as_str().to_string(), r.detail.clone())),
     })
 }
 
@@ -382,7 +389,15 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
         member,
         trace,
         counterexample,
+        replay,
     } = e;
+    let replay = match replay {
+        None => None,
+        Some((status, detail)) => Some(Replay {
+            status: ReplayStatus::parse(status)?,
+            detail: detail.clone(),
+        }),
+    };
     Some(ErrorReport {
         diag: Diagnostic {
             kind: Kind::parse(kind)?,
@@ -407,6 +422,7 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
             .map(|s| load_step(l, own, s))
             .collect::<Option<_>>()?,
         counterexample: counterexample.clone(),
+        replay,
     })
 }
 
@@ -691,6 +707,10 @@ mod tests {
                 member: m.name.clone(),
                 trace: Vec::new(),
                 counterexample: vec![("x".into(), "1".into())],
+                replay: Some(Replay {
+                    status: ReplayStatus::Confirmed,
+                    detail: "fails".into(),
+                }),
             }],
             tree: Vec::new(),
             millis: 1.5,
@@ -728,6 +748,7 @@ mod tests {
         assert!(back.cached && back.reusable);
         assert_eq!((back.millis, back.queries), (1.5, 2));
         assert_eq!(back.errors[0].counterexample, r.errors[0].counterexample);
+        assert_eq!(back.errors[0].replay, r.errors[0].replay);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod cache;
 pub mod check;
+pub mod concrete;
 pub mod debug;
 pub mod diag;
 pub mod input;

@@ -78,6 +78,56 @@ enum Command {
         #[arg(long, value_name = "K/N")]
         partition: Option<Partition>,
     },
+    /// Run one method concretely on literal arguments, checking at run
+    /// time what `verify` checks statically (contracts, permissions,
+    /// invariants, ...); prints the result or the first failed check.
+    #[command(
+        after_help = "Exit status: 0 the method returned; 1 a check failed or a budget ran out; 2 parse or type errors, unreadable file or bad usage."
+    )]
+    Run {
+        /// The file holding the method.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The method to run, `Class.name`.
+        #[arg(long, value_name = "C.m")]
+        method: String,
+        /// Its arguments, literals: `3`, `-2`, `true`, `null`.
+        #[arg(value_name = "ARG", allow_negative_numbers = true)]
+        args: Vec<String>,
+        #[command(flatten)]
+        budget: Budget,
+        /// Do not infer the `open`, `close` and `use` statements left out.
+        #[arg(long)]
+        no_infer: bool,
+    },
+    /// Test every path of a method (King's EFFIGY): explore the paths
+    /// symbolically with loops unrolled, build concrete inputs from a model
+    /// of each, run them, and print one row per path.
+    #[command(
+        after_help = "Exit status: 0 no path failed a check; 1 some path did (or a budget ran out); 2 parse or type errors, unreadable file or bad usage."
+    )]
+    Test {
+        /// The file to test.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Test only this method, `Class.name` (default: every method).
+        #[arg(long, value_name = "C.m")]
+        method: Option<String>,
+        /// Unroll each loop at most K times.
+        #[arg(long, value_name = "K", default_value_t = 3)]
+        unroll: u32,
+        /// Print `{"paths": [...]}` as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: Budget,
+        /// Give up on a single solver query after this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+        timeout: f64,
+        /// Do not infer the `open`, `close` and `use` statements left out.
+        #[arg(long)]
+        no_infer: bool,
+    },
     /// Run the language server on stdin/stdout.
     Lsp,
     /// Step through the symbolic execution of one method: stepping,
@@ -98,6 +148,26 @@ enum Command {
         #[arg(long)]
         no_infer: bool,
     },
+}
+
+/// Budgets of a concrete run.
+#[derive(clap::Args)]
+struct Budget {
+    /// Stop a run after this many evaluation steps (an infinite loop).
+    #[arg(long, value_name = "N", default_value_t = sift::concrete::Limits::default().steps)]
+    max_steps: u64,
+    /// Stop a run deeper than this many nested calls (deep recursion).
+    #[arg(long, value_name = "N", default_value_t = sift::concrete::Limits::default().depth)]
+    max_depth: u32,
+}
+
+impl Budget {
+    fn limits(&self) -> sift::concrete::Limits {
+        sift::concrete::Limits {
+            steps: self.max_steps,
+            depth: self.max_depth,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -148,6 +218,63 @@ fn main() -> ExitCode {
             timeout,
             no_infer,
         } => sift::debug::run(&file, method.as_deref(), timeout, !no_infer),
+        Command::Run {
+            file,
+            method,
+            args,
+            budget,
+            no_infer,
+        } => {
+            let shown = file.display().to_string();
+            match input::read_program(&file) {
+                Ok(src) => ExitCode::from(sift::concrete::cli::run_command(
+                    &shown,
+                    &src,
+                    &method,
+                    &args,
+                    budget.limits(),
+                    !no_infer,
+                )),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Test {
+            file,
+            method,
+            unroll,
+            json,
+            budget,
+            timeout,
+            no_infer,
+        } => {
+            if !(timeout.is_finite() && timeout > 0.0) {
+                eprintln!("error: --timeout must be a positive number of seconds");
+                return ExitCode::from(2);
+            }
+            let opts = sift::concrete::testing::TestOptions {
+                unroll,
+                limits: budget.limits(),
+                infer: !no_infer,
+                timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+            };
+            let shown = file.display().to_string();
+            match input::read_program(&file) {
+                Ok(src) => ExitCode::from(sift::concrete::testing::test_command(
+                    &shown,
+                    &src,
+                    method.as_deref(),
+                    json,
+                    opts,
+                )),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Lsp => match sift::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -95,6 +95,9 @@ pub struct ErrorReport {
     /// Values from a Z3 model of the failing path, in program terms
     /// (`x` → `5`, `c.f` → `null`), for facts that might not hold.
     pub counterexample: Vec<(String, String)>,
+    /// The failing method run concretely on the inputs of a model of the
+    /// failing path (verification errors of methods and constructors).
+    pub replay: Option<crate::concrete::replay::Replay>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,6 +183,26 @@ pub fn verify_source_with(
     opts: &Options,
     hooks: &mut Hooks,
 ) -> FileReport {
+    let (program, mut report) = match checked_program(path, source) {
+        Ok(p) => p,
+        Err(report) => return report,
+    };
+    report.members = verify_members(path, program, source, opts, hooks);
+    let errors: Vec<ErrorReport> = report
+        .members
+        .iter()
+        .flat_map(|m| m.errors.iter().cloned())
+        .collect();
+    report.errors = file_errors(errors, &report.members);
+    report
+}
+
+/// Parses and checks a file: the checked program and an empty report to
+/// fill, or the report of its parse or type errors.
+pub fn checked_program(
+    path: &str,
+    source: &str,
+) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let src = source.to_string();
     let front = on_big_stack(move || {
         let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
@@ -197,8 +220,8 @@ pub fn verify_source_with(
         errors: Vec::new(),
         members: Vec::new(),
     };
-    let program = match front {
-        Ok(Ok(p)) => p,
+    match front {
+        Ok(Ok(p)) => Ok((p, report)),
         Ok(Err(errors)) => {
             report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) {
                 Stage::Parse
@@ -206,24 +229,16 @@ pub fn verify_source_with(
                 Stage::Check
             };
             report.errors = errors.into_iter().map(plain_error).collect();
-            return report;
+            Err(report)
         }
         Err(msg) => {
             report.stage = Stage::Check;
             report
                 .errors
                 .push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
-            return report;
+            Err(report)
         }
-    };
-    report.members = verify_members(path, program, source, opts, hooks);
-    let errors: Vec<ErrorReport> = report
-        .members
-        .iter()
-        .flat_map(|m| m.errors.iter().cloned())
-        .collect();
-    report.errors = file_errors(errors, &report.members);
-    report
+    }
 }
 
 /// The file's errors: each (kind, place) once, in source order, but every
@@ -250,6 +265,7 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
         member: String::new(),
         trace: Vec::new(),
         counterexample: Vec::new(),
+        replay: None,
     }
 }
 
@@ -266,7 +282,7 @@ fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Re
 
 /// Runs `f` on a thread with a large stack and returns its result; on the
 /// caller's stack if no thread can be started. A panic goes on in the caller.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     let mut f = Some(f);
     let mut out = None;
     std::thread::scope(|s| {
@@ -646,6 +662,7 @@ fn internal_error(m: &Member, why: &str) -> ErrorReport {
         member: m.name.clone(),
         trace: Vec::new(),
         counterexample: Vec::new(),
+        replay: None,
     }
 }
 
@@ -688,10 +705,29 @@ fn verify_member(
                 }
             }
         }));
+        // Pure methods and predicates are not run (`not-run`).
+        let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
         let mut errors: Vec<ErrorReport> = ctx
             .failures
             .drain(..)
-            .map(|f| render_failure(&m.name, f))
+            .map(|f| {
+                let replay = Some(if !replayed {
+                    crate::concrete::replay::not_run("only methods and constructors are run")
+                } else {
+                    crate::concrete::replay::replay(
+                        info,
+                        source,
+                        &m.class,
+                        &m.member,
+                        (f.diag.kind, &f.diag.span),
+                        f.inputs.as_ref(),
+                        opts.infer,
+                    )
+                });
+                let mut e = render_failure(&m.name, f);
+                e.replay = replay;
+                e
+            })
             .collect();
         let reusable = run.is_ok() && ctx.solver.gave_up == 0;
         if let Err(p) = run {
@@ -789,6 +825,7 @@ fn render_failure(member: &str, f: Failure) -> ErrorReport {
         member: member.to_string(),
         trace: render_trace(&f.trace.steps()),
         counterexample: f.counterexample,
+        replay: None,
     }
 }
 

@@ -313,6 +313,7 @@ mod tests {
             member: "A.n".to_string(),
             trace,
             counterexample: Vec::new(),
+            replay: None,
         }
     }
 

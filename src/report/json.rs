@@ -63,6 +63,7 @@ fn error_json(report: &FileReport, lines: &LineIndex, e: &ErrorReport) -> Value 
         "trace": trace,
         "explanation": super::explain::explain(e, &report.source),
         "counterexample": counterexample,
+        "replay": e.replay.as_ref().map(|r| json!({"status": r.status.as_str(), "detail": r.detail})),
     })
 }
 

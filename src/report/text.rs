@@ -44,6 +44,9 @@ pub fn render_error(path: &str, source: &str, e: &ErrorReport, color: bool) -> S
     if !e.member.is_empty() {
         report = report.with_note(format!("in `{}`", e.member));
     }
+    if let Some(r) = &e.replay {
+        report = report.with_note(r.text());
+    }
     let why = explain::explain(e, source);
     if !why.is_empty() {
         report = report.with_note(format!("why:\n{}", why.join("\n")));

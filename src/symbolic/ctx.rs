@@ -23,6 +23,8 @@ pub struct Failure {
     pub trace: Trace,
     pub state: State,
     pub counterexample: Vec<(String, String)>,
+    /// The method's inputs in a model of the failing path, to replay it.
+    pub inputs: Option<super::paths::ModelInputs>,
 }
 
 pub struct Ctx<'z> {
@@ -63,6 +65,19 @@ pub struct Ctx<'z> {
     /// Failures of the inferred steps being tried: (trial, state, reason).
     trial_failures: Vec<(u32, State, String)>,
     next_trial: u32,
+    /// Path exploration for `sift test` (`paths`): loops are unrolled this
+    /// many times instead of using their invariants, joins do not merge,
+    /// and branch decisions are kept on the state.
+    pub unroll: Option<u32>,
+    /// Where each path ended, when exploring paths: the states of failures
+    /// that end a path, with the failure's place and, on the path, the
+    /// negation of the fact that failed (the driver adds the other ends).
+    pub leaves: Option<Vec<(State, Option<Span>)>>,
+    /// The method's store on entry (`this`, parameters), for the inputs a
+    /// counterexample is replayed with.
+    pub entry: Option<super::state::Store>,
+    /// Building a failure's replay inputs (not again inside that).
+    replaying: bool,
 }
 
 /// Where a failed trial stopped: the path (its state) and why.
@@ -96,6 +111,10 @@ impl<'z> Ctx<'z> {
             infer: true,
             trial_failures: Vec::new(),
             next_trial: 0,
+            unroll: None,
+            leaves: None,
+            entry: None,
+            replaying: false,
         }
     }
 
@@ -377,15 +396,18 @@ impl<'z> Ctx<'z> {
         // Every path records its failure step (for stepping through the
         // tree); the error itself is reported once.
         let mut at_failure = s.clone();
+        let failed_at = diag.span.clone();
         let what = format!("fails: {}", diag.message);
         self.record(&mut at_failure, diag.span.clone(), what);
         if !already && self.seen.insert((diag.kind, diag.span.clone())) {
             let counterexample = self.counterexample(s, &pc, refuted.as_ref());
+            let inputs = self.replay_inputs(s, refuted.as_ref());
             self.failures.push(Failure {
                 diag,
                 trace: at_failure.trace.clone(),
                 state: s.clone(),
                 counterexample,
+                inputs,
             });
         }
         if lenient {
@@ -395,6 +417,13 @@ impl<'z> Ctx<'z> {
                 o.failures += 1;
             }
             return Some(next);
+        }
+        if let Some(leaves) = self.leaves.as_mut() {
+            let end = match &refuted {
+                Some(goal) => s.with_fact(Term::not(goal.clone())),
+                None => s.clone(),
+            };
+            leaves.push((end, Some(failed_at)));
         }
         None
     }
@@ -438,6 +467,50 @@ impl<'z> Ctx<'z> {
         }
     }
 
+    /// The method's inputs in a model of the failing path (and of the
+    /// negated goal): its entry values, and the fields of the pre-state with
+    /// the precondition's instances unfolded a few levels, the shortest
+    /// shape the path allows first.
+    fn replay_inputs(
+        &mut self,
+        s: &State,
+        goal: Option<&Term>,
+    ) -> Option<super::paths::ModelInputs> {
+        let entry = self.entry.clone()?;
+        if self.replaying {
+            return None;
+        }
+        self.replaying = true;
+        let route = self.route.take();
+        let steps = self.all_steps.take();
+        let leaves = self.leaves.take();
+        let mut base = s.clone();
+        base.heap = s.old.clone();
+        base.obligation = None;
+        let shapes = std::cell::RefCell::new(Vec::new());
+        // As a trial: a failure while unfolding is no error of the method.
+        self.attempt(&base, &|ctx, t| {
+            super::paths::unfold_instances(ctx, t, super::paths::REPLAY_UNFOLDS, &|_, st| {
+                shapes.borrow_mut().push((st.pc, st.heap))
+            })
+        });
+        self.route = route;
+        self.all_steps = steps;
+        self.leaves = leaves;
+        self.replaying = false;
+        let negated = goal.map(|g| Term::not(g.clone()));
+        for (pc, heap) in shapes.into_inner().into_iter().rev() {
+            let terms = super::paths::InputTerms::new(&entry, &heap);
+            if let Some(values) = self
+                .solver
+                .model_values(&pc, negated.as_ref(), &terms.terms)
+            {
+                return Some(terms.read(&values));
+            }
+        }
+        None
+    }
+
     /// An invariant of the checker was broken; reported, never a panic.
     pub fn internal(&mut self, s: &State, span: Span, what: &str) {
         let d = Diagnostic::new(
@@ -451,6 +524,7 @@ impl<'z> Ctx<'z> {
                 trace: s.trace.clone(),
                 state: s.clone(),
                 counterexample: Vec::new(),
+                inputs: None,
             });
         }
     }

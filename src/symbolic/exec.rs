@@ -89,6 +89,9 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                 let side = if taken { "then" } else { "else" };
                 let what = format!("if ({}): {side} branch", ctx.text(&cond.span));
                 ctx.record(&mut b, cond.span.clone(), what);
+                if ctx.unroll.is_some() {
+                    b.decisions.push_back((cond.span.start, taken));
+                }
                 match (taken, els) {
                     (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
                     (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
@@ -384,6 +387,9 @@ fn exec_while(
     k: Cont,
     ret: Cont,
 ) {
+    if let Some(n) = ctx.unroll {
+        return super::paths::unrolled_while(ctx, s, cond, body, n, k, ret);
+    }
     let inv = conjoin(invariants, cond.span.clone());
     let mut assigned = BTreeSet::new();
     collect_assigned(&body.stmts, &mut assigned);
@@ -452,6 +458,11 @@ fn exec_while(
 /// on which path arrives (the variables that differ are given fresh values),
 /// so it is explored once, from the first arrival.
 fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
+    // Exploring paths, a join neither checks nor merges: each path goes on
+    // (the concrete run checks the join).
+    if ctx.unroll.is_some() {
+        return k(ctx, s);
+    }
     let ob = Obligation::per_conjunct(Kind::JoinFailed);
     consume(ctx, s.clone(), a, Some(ob), &|_, _, _| {});
     if !ctx.joins_done.insert((span.start, ctx.unit)) {

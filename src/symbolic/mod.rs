@@ -7,6 +7,7 @@ pub mod eval;
 pub mod exec;
 pub mod heap;
 pub mod infer;
+pub mod paths;
 pub mod produce;
 pub mod program;
 pub mod route;

@@ -247,6 +247,9 @@ pub struct State {
     pub trial: Option<u32>,
     /// How many inferred opens or closes are nested here (bounded).
     pub infer_depth: u8,
+    /// Branch decisions taken, in `sift test`'s exploration only
+    /// (`Ctx::unroll`): the condition's start and the side taken.
+    pub decisions: imbl::Vector<(usize, bool)>,
     /// Definitions of pure calls inferred on this path but not unfolded
     /// yet (`infer::use_on_eval`): a proof that fails without them is tried
     /// again with them (`Ctx::prove`).

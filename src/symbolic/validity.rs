@@ -16,7 +16,7 @@ use crate::diag::Kind;
 use crate::syntax::ast::{Param, Span};
 
 /// Γ = [this ↦ fresh, x1 ↦ fresh, …] and Σ = {this ≠ null}.
-fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], span: Span) -> State {
+pub(crate) fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], span: Span) -> State {
     let mut s = State::default();
     if instance {
         let this = ctx.fresh("this", Sort::Ref);
@@ -44,6 +44,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         m.decl.name.span.clone(),
     );
 
+    ctx.entry = Some(s0.store.clone());
     // A task's route applies to the body's paths, not to this check.
     let route = ctx.route.take();
     let before = ctx.failures.len();

@@ -1,0 +1,254 @@
+//! Path exploration for `sift test` (King's EFFIGY, TEST): every path of a
+//! method, loops unrolled a bounded number of times instead of using their
+//! invariants, each with the branch decisions it took and a model of its
+//! path condition giving the method's inputs. Also the inputs of a
+//! counterexample, for replaying it concretely.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use std::collections::HashSet;
+
+use super::ctx::{Cont, Ctx};
+use super::eval::{bind, eval};
+use super::exec::exec_block;
+use super::heap::{Chunk, Heap};
+use super::produce::{produce, produce_body};
+use super::program::{MethodInfo, ProgramInfo};
+use super::state::{State, Store};
+use super::term::Term;
+use super::validity::initial_state;
+use crate::solver::Limits;
+use crate::syntax::ast::{Block, Expr, Span};
+
+/// The inputs of a method in a model: the values of `this` and the
+/// parameters on entry, and of the fields the precondition gave access to
+/// (`object#k`, qualified field, value), as `Solver::model_values` prints
+/// them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelInputs {
+    pub entry: Vec<(String, String)>,
+    pub fields: Vec<(String, String, String)>,
+}
+
+/// Which terms give the inputs, and how to read their values back.
+pub struct InputTerms {
+    pub terms: Vec<Term>,
+    names: Vec<String>,
+    fields: Vec<String>,
+}
+
+impl InputTerms {
+    /// The entry store's values and, for every field chunk of the pre-state
+    /// heap, its receiver and value.
+    pub fn new(entry: &Store, old: &Heap) -> InputTerms {
+        let mut terms = Vec::new();
+        let mut names = Vec::new();
+        for (k, v) in entry.iter() {
+            names.push(k.to_string());
+            terms.push(v.clone());
+        }
+        let mut fields = Vec::new();
+        for (_, c) in old.iter() {
+            if let Chunk::Field { recv, field, value } = c {
+                fields.push(field.to_string());
+                terms.push(recv.clone());
+                terms.push(value.clone());
+            }
+        }
+        InputTerms {
+            terms,
+            names,
+            fields,
+        }
+    }
+
+    /// The inputs, from the values of `terms` (in order).
+    pub fn read(&self, values: &[String]) -> ModelInputs {
+        let n = self.names.len();
+        let entry = self
+            .names
+            .iter()
+            .cloned()
+            .zip(values.iter().cloned())
+            .collect();
+        let fields = self
+            .fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let recv = values.get(n + 2 * i)?;
+                let value = values.get(n + 2 * i + 1)?;
+                Some((recv.clone(), f.clone(), value.clone()))
+            })
+            .collect();
+        ModelInputs { entry, fields }
+    }
+}
+
+/// A `while` loop explored by unrolling: the body at most `left` more
+/// times; a path that would need more iterations ends there.
+pub fn unrolled_while(
+    ctx: &mut Ctx,
+    s: State,
+    cond: &Expr,
+    body: &Block,
+    left: u32,
+    k: Cont,
+    ret: Cont,
+) {
+    eval(ctx, s, cond, &|ctx, s, tc| {
+        ctx.cases(&s, &tc, &|ctx, mut b, taken| {
+            b.decisions.push_back((cond.span.start, taken));
+            if !taken {
+                return k(ctx, b);
+            }
+            if left == 0 {
+                if let Some(leaves) = ctx.leaves.as_mut() {
+                    leaves.push((b, None));
+                }
+                return;
+            }
+            exec_block(
+                ctx,
+                b,
+                &body.stmts,
+                &|ctx, after| unrolled_while(ctx, after, cond, body, left - 1, k, ret),
+                ret,
+            )
+        })
+    })
+}
+
+/// One explored path: its branch decisions (condition start, side taken),
+/// where it failed (if it ends at a failure), and the inputs a model of its
+/// path condition gives (`None` if the solver gave none).
+#[derive(Clone, Debug)]
+pub struct PathCase {
+    pub decisions: Vec<(usize, bool)>,
+    pub failure: Option<Span>,
+    pub inputs: Option<ModelInputs>,
+}
+
+/// How many predicate instances of the precondition are unfolded to give
+/// the inputs their shape, beyond the loop unrolling.
+const EXTRA_UNFOLDS: u32 = 3;
+
+/// How many predicate instances of the pre-state are unfolded to give a
+/// replayed counterexample's inputs their shape.
+pub const REPLAY_UNFOLDS: u32 = 6;
+
+/// Every path of `m` (loops unrolled `unroll` times), one case per
+/// distinct sequence of decisions and failure, in exploration order.
+pub fn explore(
+    info: &Arc<ProgramInfo>,
+    source: &Arc<str>,
+    m: &MethodInfo,
+    unroll: u32,
+    timeout_ms: u32,
+    infer: bool,
+) -> Vec<PathCase> {
+    let limits = Limits {
+        timeout_ms,
+        ..Limits::default()
+    };
+    crate::solver::with_solver(&info.fun_decls(), limits, false, |solver| {
+        let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+        ctx.infer = infer;
+        ctx.unroll = Some(unroll);
+        ctx.assigned = m.assigned.clone();
+        let s0 = initial_state(
+            &mut ctx,
+            !m.decl.is_static,
+            &m.decl.params,
+            m.decl.name.span.clone(),
+        );
+        let starts = RefCell::new(Vec::new());
+        let snap = ctx.fresh_snap();
+        produce(&mut ctx, s0.clone(), snap, &m.pre, &|_, s1| {
+            let mut s2 = s1;
+            s2.old = s2.heap.clone();
+            starts.borrow_mut().push(s2);
+        });
+        let mut seen = HashSet::new();
+        let mut cases = Vec::new();
+        for start in starts.into_inner() {
+            // The shapes the precondition's instances may have: each is a path
+            // condition and the field chunks the instances hold.
+            let shapes = RefCell::new(Vec::new());
+            let mut unfolding = start.clone();
+            unfolding.heap = start.old.clone();
+            unfold_instances(&mut ctx, unfolding, unroll + EXTRA_UNFOLDS, &|_, st| {
+                shapes.borrow_mut().push((st.pc, st.heap))
+            });
+            for (pc, input_heap) in shapes.into_inner() {
+                let mut s = start.clone();
+                s.pc = pc;
+                let ends = RefCell::new(Vec::new());
+                let end = |_: &mut Ctx, s: State| ends.borrow_mut().push((s, None));
+                ctx.leaves = Some(Vec::new());
+                exec_block(&mut ctx, s, &m.decl.body.stmts, &end, &end);
+                let mut leaves = ends.into_inner();
+                leaves.extend(ctx.leaves.take().unwrap_or_default());
+                let terms = InputTerms::new(&s0.store, &input_heap);
+                for (leaf, failure) in leaves {
+                    let decisions: Vec<(usize, bool)> = leaf.decisions.iter().copied().collect();
+                    let key = (decisions.clone(), failure.clone());
+                    if seen.contains(&key) {
+                        continue;
+                    }
+                    let Some(values) = ctx.solver.model_values(&leaf.pc, None, &terms.terms) else {
+                        continue;
+                    };
+                    seen.insert(key);
+                    cases.push(PathCase {
+                        decisions,
+                        failure,
+                        inputs: Some(terms.read(&values)),
+                    });
+                }
+            }
+        }
+        // Then-branches first, as the paths were explored.
+        cases.sort_by_key(|c| {
+            let order: Vec<(usize, bool)> = c
+                .decisions
+                .iter()
+                .map(|&(at, taken)| (at, !taken))
+                .collect();
+            (order, c.failure.as_ref().map(|s| s.start))
+        });
+        cases
+    })
+}
+
+/// Opens the predicate instances of `s.heap`, oldest first, at most `left`
+/// of them: `k` receives each shape (the path condition with the facts of
+/// the bodies, and the heap with their chunks).
+pub(crate) fn unfold_instances(ctx: &mut Ctx, s: State, left: u32, k: Cont) {
+    let next = s.heap.iter().find_map(|(id, c)| match c {
+        Chunk::Pred {
+            recv,
+            pred,
+            args,
+            snap,
+        } => Some((id, recv.clone(), pred.clone(), args.clone(), snap.clone())),
+        Chunk::Field { .. } => None,
+    });
+    let Some((id, recv, pred, args, snap)) = next.filter(|_| left > 0) else {
+        return k(ctx, s);
+    };
+    let prog = ctx.prog.clone();
+    let (class, name) = pred.split_once('.').unwrap_or(("", &pred));
+    let Some(info) = prog.predicate(class, name) else {
+        return k(ctx, s);
+    };
+    let mut opened = bind(&s, Some(recv), &info.decl.params, &args);
+    opened.heap.remove(id);
+    let store = s.store.clone();
+    produce_body(ctx, opened, snap, &info.decl.body, &|ctx, produced| {
+        let mut out = produced;
+        out.store = store.clone();
+        unfold_instances(ctx, out, left - 1, k)
+    })
+}

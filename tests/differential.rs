@@ -1,0 +1,226 @@
+//! Differential soundness test (de Boer and Bonsangue: symbolic execution
+//! agrees with the concrete semantics): random annotated programs are
+//! verified, and every member `sift verify` accepts is run concretely on
+//! inputs satisfying its precondition — a model of each of its paths
+//! (`sift test`'s exploration) and random values. No run may fail a check
+//! inside a verified member: one that does is a soundness bug, printed
+//! with the program.
+//!
+//! `SIFT_DIFFERENTIAL=N` runs N programs instead of the default (the seed
+//! is fixed; `SIFT_DIFFERENTIAL_SEED=S` starts elsewhere).
+
+#[path = "differential/generator.rs"]
+mod generator;
+
+use std::sync::Arc;
+
+use sift::concrete::testing::{TestOptions, test_method};
+use sift::concrete::{Inputs, Limits, Outcome, Value, inputs, run_method};
+use sift::symbolic::program::ProgramInfo;
+use sift::verify::{FileReport, MemberKind, checked_program};
+use sift::{Options, verify_source};
+
+const DEFAULT_PROGRAMS: u64 = 80;
+const RANDOM_INPUTS: usize = 4;
+
+#[derive(Default, Debug)]
+struct Stats {
+    programs: u64,
+    methods: u64,
+    verified: u64,
+    runs: u64,
+    rejected: u64,
+    confirmed: u64,
+    not_reproduced: u64,
+}
+
+/// The member (by name) whose text holds `offset`.
+fn member_at(report: &FileReport, offset: usize) -> Option<&sift::verify::MemberReport> {
+    report
+        .members
+        .iter()
+        .filter(|m| m.span.start <= offset && offset < m.span.end)
+        .min_by_key(|m| m.span.end - m.span.start)
+}
+
+fn check_run(report: &FileReport, src: &str, method: &str, inputs: &str, outcome: &Outcome) {
+    let Outcome::Failed(f) = outcome else { return };
+    if f.at_entry {
+        return;
+    }
+    // A failure inside a member that did not verify is that member's.
+    let Some(owner) = member_at(report, f.span.start) else {
+        panic!("failure outside every member: {f:?}\n{src}");
+    };
+    assert!(
+        !owner.verified(),
+        "SOUNDNESS BUG: `{method}` verified, but running it with {inputs} fails {} at line {} in verified `{}`: {}\n--- program ---\n{src}",
+        f.kind,
+        sift::diag::line_col(src, f.span.start).0,
+        owner.name,
+        f.message
+    );
+}
+
+fn random_inputs(
+    rng: &mut generator::Rng,
+    prog: &ProgramInfo,
+    class: &str,
+    method: &str,
+) -> Option<Inputs> {
+    let mi = prog.method(class, method)?;
+    let args: Vec<String> = mi
+        .decl
+        .params
+        .iter()
+        .map(|_| rng.int(-4, 6).to_string())
+        .collect();
+    let mut built = inputs::from_literals(prog, mi, &args).ok()?;
+    // Instance methods get a receiver with random field values.
+    if let Some(Value::Ref(o)) = built.this {
+        for (f, _, _) in prog.class_fields(class) {
+            if f.ends_with(".next") {
+                continue;
+            }
+            built.heap.objects[o]
+                .fields
+                .insert(f.clone(), Value::Int(rng.int(-3, 6) as i128));
+        }
+    }
+    Some(built)
+}
+
+fn check_program(seed: u64, stats: &mut Stats) {
+    let g = generator::program(seed);
+    let src = g.source.as_str();
+    let opts = Options {
+        jobs: 1,
+        ..Options::default()
+    };
+    let report = verify_source("gen.sift", src, &opts);
+    assert_eq!(
+        report.stage,
+        sift::verify::Stage::Verified,
+        "the generator made an ill-formed program (seed {seed}): {:?}\n{src}",
+        report.errors.first().map(|e| &e.diag)
+    );
+    stats.programs += 1;
+    for e in &report.errors {
+        match e.replay.as_ref().map(|r| r.status) {
+            Some(sift::concrete::replay::ReplayStatus::Confirmed) => stats.confirmed += 1,
+            Some(sift::concrete::replay::ReplayStatus::NotReproduced) => stats.not_reproduced += 1,
+            _ => {}
+        }
+    }
+    let (program, _) = checked_program("gen.sift", src).unwrap_or_else(|_| panic!("checked"));
+    let prog = Arc::new(ProgramInfo::new(program));
+    let mut rng = generator::Rng::new(seed ^ 0xD1FF);
+    let limits = Limits {
+        steps: 100_000,
+        depth: 100,
+    };
+    for m in &report.members {
+        if m.kind != MemberKind::Method {
+            continue;
+        }
+        stats.methods += 1;
+        if !m.verified() {
+            continue;
+        }
+        stats.verified += 1;
+        let (class, method) = m.name.split_once('.').expect("Class.name");
+        let mi = prog.method(class, method).expect("method");
+        // A model of every path (loops unrolled twice).
+        let topts = TestOptions {
+            unroll: 2,
+            limits,
+            infer: true,
+            timeout_ms: 5000,
+        };
+        for row in test_method(&prog, src, mi, topts) {
+            stats.runs += 1;
+            if row.outcome == "inputs-rejected" {
+                stats.rejected += 1;
+            }
+            if !row.ok() && row.outcome != "limit" {
+                let owner = row
+                    .line
+                    .and_then(|l| {
+                        let offset = src.lines().take(l - 1).map(|x| x.len() + 1).sum::<usize>();
+                        member_at(&report, offset)
+                    })
+                    .map(|o| (o.name.clone(), o.verified()));
+                assert!(
+                    !owner.as_ref().is_some_and(|o| o.1),
+                    "SOUNDNESS BUG: `{}` verified, but its path {:?} with inputs {:?} fails {} at line {:?} ({}) in `{:?}`\n--- program ---\n{src}",
+                    m.name,
+                    row.decisions,
+                    row.inputs,
+                    row.outcome,
+                    row.line,
+                    row.detail,
+                    owner
+                );
+            }
+        }
+        for _ in 0..RANDOM_INPUTS {
+            let Some(built) = random_inputs(&mut rng, &prog, class, method) else {
+                continue;
+            };
+            let shown = format!("{:?}", built.args);
+            let run = run_method(&prog, src, class, method, built, limits, true);
+            stats.runs += 1;
+            if matches!(&run.outcome, Outcome::Failed(f) if f.at_entry) {
+                stats.rejected += 1;
+            }
+            check_run(&report, src, &m.name, &shown, &run.outcome);
+        }
+    }
+}
+
+#[test]
+fn verified_methods_never_fail_concretely() {
+    let count = std::env::var("SIFT_DIFFERENTIAL")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_PROGRAMS);
+    let start = std::env::var("SIFT_DIFFERENTIAL_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut stats = Stats::default();
+    for seed in start..start + count {
+        let t = std::time::Instant::now();
+        check_program(seed, &mut stats);
+        // Progress for long runs (shown with `--nocapture`).
+        let secs = t.elapsed().as_secs_f64();
+        if secs > 5.0 || (seed - start + 1).is_multiple_of(100) {
+            eprintln!("differential: seed {seed} took {secs:.1}s; {stats:?}");
+        }
+    }
+    eprintln!("differential: {stats:?}");
+    // The generator must keep producing methods that verify, or the test
+    // checks nothing.
+    assert!(stats.verified * 5 >= stats.methods, "{stats:?}");
+    assert!(stats.runs > stats.rejected * 2, "{stats:?}");
+}
+
+#[test]
+fn the_generator_is_deterministic_and_varied() {
+    assert_eq!(generator::program(7).source, generator::program(7).source);
+    assert_ne!(generator::program(7).source, generator::program(8).source);
+    let all: String = (1..30).map(|s| generator::program(s).source).collect();
+    for construct in [
+        "while (",
+        "invariant",
+        "join ",
+        "old(",
+        "assert ",
+        "if (",
+        "a = ",
+        "twice(",
+        "c.q",
+    ] {
+        assert!(all.contains(construct), "no `{construct}` generated");
+    }
+}

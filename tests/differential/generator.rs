@@ -1,0 +1,338 @@
+//! A generator of random well-formed annotated Sift programs: one class
+//! with fields, a predicate, pure methods, a constructor and methods using
+//! calls, branches, loops with invariants, joins, `old`, assignments to
+//! parameters, field writes and asserts. Contracts are drawn at random, so
+//! some methods verify and some do not.
+
+/// xorshift64*: small, fixed-seed, no dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+/// What the code being generated may use.
+#[derive(Clone)]
+struct Scope {
+    ints: Vec<String>,
+    /// `acc(f) && acc(g)` is held (directly).
+    fields: bool,
+    /// `p()` is held (its body reads through it with inference).
+    pred: bool,
+    /// Static methods declared before: (name, parameter count).
+    callees: Vec<(String, usize)>,
+    next_local: usize,
+    depth: u32,
+}
+
+pub struct Generated {
+    pub source: String,
+}
+
+fn int_expr(r: &mut Rng, sc: &Scope, depth: u32) -> String {
+    let leaf = depth == 0 || r.chance(35);
+    if leaf {
+        return match r.below(4) {
+            0 => r.int(-3, 5).to_string(),
+            1 if sc.fields => r.pick(&["f", "g"]).to_string(),
+            1 if sc.pred => "get()".to_string(),
+            _ if !sc.ints.is_empty() => r.pick(&sc.ints).clone(),
+            _ => r.int(0, 4).to_string(),
+        };
+    }
+    let a = int_expr(r, sc, depth - 1);
+    let b = int_expr(r, sc, depth - 1);
+    match r.below(8) {
+        0 | 1 => format!("({a} + {b})"),
+        2 => format!("({a} - {b})"),
+        3 => format!("({a} * {})", r.int(-2, 3)),
+        4 => format!("twice({a})"),
+        5 => format!("({} ? {a} : {b})", cond(r, sc, depth - 1)),
+        6 => format!("({a} / {b})"),
+        _ => format!("({a} % {})", r.int(1, 4)),
+    }
+}
+
+fn cond(r: &mut Rng, sc: &Scope, depth: u32) -> String {
+    if depth > 0 && r.chance(20) {
+        let a = cond(r, sc, depth - 1);
+        let b = cond(r, sc, depth - 1);
+        return match r.below(3) {
+            0 => format!("({a} && {b})"),
+            1 => format!("({a} || {b})"),
+            _ => format!("!({a})"),
+        };
+    }
+    let a = int_expr(r, sc, depth.min(1));
+    let b = int_expr(r, sc, depth.min(1));
+    let op = r.pick(&["<", "<=", "==", "!=", ">=", ">"]);
+    format!("{a} {op} {b}")
+}
+
+fn block(r: &mut Rng, sc: &mut Scope, out: &mut String, indent: &str, n: usize) {
+    for _ in 0..n {
+        stmt(r, sc, out, indent);
+    }
+}
+
+fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
+    let deeper = format!("{ind}  ");
+    let nested = sc.depth < 2;
+    match r.below(12) {
+        0 | 1 => {
+            let x = format!("x{}", sc.next_local);
+            sc.next_local += 1;
+            out.push_str(&format!("{ind}int {x} = {};\n", int_expr(r, sc, 2)));
+            sc.ints.push(x);
+        }
+        2 | 3 if !sc.ints.is_empty() => {
+            let x = r.pick(&sc.ints).clone();
+            out.push_str(&format!("{ind}{x} = {};\n", int_expr(r, sc, 2)));
+        }
+        4 if sc.fields => {
+            let f = r.pick(&["f", "g"]);
+            out.push_str(&format!("{ind}{f} = {};\n", int_expr(r, sc, 2)));
+        }
+        4 if sc.pred => {
+            // Written through the predicate: opened on demand, closed again.
+            let v = int_expr(r, sc, 1);
+            out.push_str(&format!("{ind}f = f + ({v} >= 0 ? {v} : 0);\n"));
+        }
+        5 | 6 if nested => {
+            sc.depth += 1;
+            let saved = sc.ints.clone();
+            out.push_str(&format!("{ind}if ({}) {{\n", cond(r, sc, 1)));
+            let n = r.int(1, 2) as usize;
+            block(r, sc, out, &deeper, n);
+            sc.ints = saved.clone();
+            out.push_str(&format!("{ind}}} else {{\n"));
+            let n = r.int(0, 2) as usize;
+            block(r, sc, out, &deeper, n);
+            sc.ints = saved;
+            out.push_str(&format!("{ind}}}\n"));
+            sc.depth -= 1;
+            if r.chance(25) && !sc.ints.is_empty() {
+                let x = r.pick(&sc.ints).clone();
+                let j = match r.below(3) {
+                    0 => "true".to_string(),
+                    1 => format!("{x} >= {}", r.int(-5, 2)),
+                    _ => cond(r, sc, 0),
+                };
+                let frame = if sc.fields {
+                    "acc(f) && acc(g) && "
+                } else if sc.pred {
+                    "p() && "
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{ind}join {frame}{j};\n"));
+            }
+        }
+        7 if nested => {
+            sc.depth += 1;
+            let i = format!("i{}", sc.next_local);
+            let s = format!("s{}", sc.next_local);
+            sc.next_local += 1;
+            let bound = if r.chance(50) {
+                r.int(0, 3).to_string()
+            } else {
+                sc.ints.first().cloned().unwrap_or_else(|| "2".into())
+            };
+            out.push_str(&format!("{ind}int {i} = 0;\n{ind}int {s} = 0;\n"));
+            let mut inv = vec![format!("0 <= {i}")];
+            if r.chance(70) {
+                inv.push(format!("{s} >= 0"));
+            }
+            if sc.fields && r.chance(85) {
+                inv.push("acc(f) && acc(g)".into());
+            }
+            if sc.pred && r.chance(85) {
+                inv.push("p()".into());
+            }
+            out.push_str(&format!("{ind}while ({i} < {bound})\n"));
+            for c in &inv {
+                out.push_str(&format!("{ind}  invariant {c};\n"));
+            }
+            out.push_str(&format!("{ind}{{\n"));
+            let saved = sc.ints.clone();
+            let fields = sc.fields;
+            let pred = sc.pred;
+            sc.fields = fields && inv.iter().any(|c| c.contains("acc(f)"));
+            sc.pred = pred && inv.iter().any(|c| c == "p()");
+            out.push_str(&format!(
+                "{deeper}{s} = {s} + {};\n",
+                r.pick(&[i.as_str(), "1", "2"])
+            ));
+            let n = r.int(0, 2) as usize;
+            block(r, sc, out, &deeper, n);
+            out.push_str(&format!("{deeper}{i} = {i} + 1;\n"));
+            sc.ints = saved;
+            sc.fields = fields;
+            sc.pred = pred;
+            out.push_str(&format!("{ind}}}\n"));
+            sc.ints.push(s);
+            sc.depth -= 1;
+        }
+        8 if !sc.callees.is_empty() => {
+            let (name, n) = r.pick(&sc.callees).clone();
+            let args: Vec<String> = (0..n).map(|_| int_expr(r, sc, 1)).collect();
+            let x = format!("x{}", sc.next_local);
+            sc.next_local += 1;
+            out.push_str(&format!("{ind}int {x} = {name}({});\n", args.join(", ")));
+            sc.ints.push(x);
+        }
+        9 => out.push_str(&format!("{ind}assert {};\n", cond(r, sc, 1))),
+        _ => {
+            let x = format!("x{}", sc.next_local);
+            sc.next_local += 1;
+            out.push_str(&format!("{ind}int {x} = {};\n", int_expr(r, sc, 1)));
+            sc.ints.push(x);
+        }
+    }
+}
+
+fn post_fact(r: &mut Rng, params: &[&str], fields: bool, pred: bool) -> String {
+    let p = |r: &mut Rng| r.pick(params).to_string();
+    match r.below(9) {
+        0 => "true".into(),
+        1 => format!("result >= {}", r.int(-3, 1)),
+        2 => format!("result == {}", p(r)),
+        3 => format!("result >= {} - {}", p(r), r.int(0, 3)),
+        4 if fields => format!("f == old(f) + {}", r.int(0, 1)),
+        5 if fields => "g == old(g)".into(),
+        4 | 5 if pred => "get() >= old(get())".into(),
+        6 => format!("result != {}", r.int(-2, 2)),
+        _ => format!("result <= {} + {}", p(r), r.int(0, 5)),
+    }
+}
+
+/// A random program; `seed` decides everything.
+pub fn program(seed: u64) -> Generated {
+    let mut r = Rng::new(seed);
+    let k = r.int(-1, 2);
+    let mut src = String::new();
+    src.push_str("class C {\n  int f;\n  int g;\n  C next;\n\n");
+    src.push_str(&format!(
+        "  predicate p() {{ return acc(f) && f >= {k}; }}\n\n"
+    ));
+    src.push_str("  pure int get() requires p(); { return f; }\n\n");
+    src.push_str("  static pure int twice(int x) { return x + x; }\n\n");
+    src.push_str(&format!(
+        "  C(int v) requires v >= {k}; ensures p() && get() == v; {{ f = v; }}\n\n"
+    ));
+    let mut callees: Vec<(String, usize)> = Vec::new();
+    let mut instance: Vec<String> = Vec::new();
+    let n = r.int(2, 4);
+    for i in 0..n {
+        let shape = r.below(3);
+        let (head, pre, posts_extra, fields, pred, params): (
+            String,
+            String,
+            Vec<String>,
+            bool,
+            bool,
+            Vec<&str>,
+        ) = match shape {
+            0 => {
+                let pre = match r.below(3) {
+                    0 => "true".to_string(),
+                    1 => format!("a >= {}", r.int(-2, 1)),
+                    _ => format!("a >= 0 && b >= a - {}", r.int(0, 2)),
+                };
+                (
+                    format!("static int s{i}(int a, int b)"),
+                    pre,
+                    vec![],
+                    false,
+                    false,
+                    vec!["a", "b"],
+                )
+            }
+            1 => (
+                format!("int m{i}(int a)"),
+                format!("acc(f) && acc(g) && a >= {}", r.int(-1, 1)),
+                vec!["acc(f) && acc(g)".to_string()],
+                true,
+                false,
+                vec!["a"],
+            ),
+            _ => (
+                format!("int q{i}(int a)"),
+                "p() && a >= 0".to_string(),
+                vec!["p()".to_string()],
+                false,
+                true,
+                vec!["a"],
+            ),
+        };
+        let mut ensures = posts_extra;
+        let posts = r.int(0, 2);
+        for _ in 0..posts {
+            ensures.push(post_fact(&mut r, &params, fields, pred));
+        }
+        src.push_str(&format!("  {head}\n    requires {pre};\n"));
+        for e in &ensures {
+            src.push_str(&format!("    ensures {e};\n"));
+        }
+        src.push_str("  {\n");
+        let mut sc = Scope {
+            ints: params.iter().map(|s| s.to_string()).collect(),
+            fields,
+            pred,
+            callees: callees.clone(),
+            next_local: 0,
+            depth: 0,
+        };
+        let stmts = r.int(1, 5) as usize;
+        block(&mut r, &mut sc, &mut src, "    ", stmts);
+        if r.chance(30) {
+            // A parameter assigned: postconditions still mean its entry value.
+            src.push_str(&format!("    a = {};\n", int_expr(&mut r, &sc, 1)));
+        }
+        src.push_str(&format!(
+            "    return {};\n  }}\n\n",
+            int_expr(&mut r, &sc, 2)
+        ));
+        match shape {
+            0 => callees.push((format!("s{i}"), 2)),
+            2 => instance.push(format!("q{i}")),
+            _ => {}
+        }
+    }
+    // A client that builds an object and calls the instance methods.
+    src.push_str("  static void client(int a) requires a >= 0; {\n");
+    src.push_str(&format!("    C c = new C({});\n", k.max(0) + r.int(0, 2)));
+    src.push_str("    int r = c.get();\n");
+    for q in &instance {
+        src.push_str(&format!("    r = c.{q}(a);\n"));
+    }
+    src.push_str("  }\n}\n");
+    Generated { source: src }
+}
