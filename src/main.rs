@@ -177,7 +177,7 @@ fn read_source(path: &std::path::Path) -> Result<String, String> {
         std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        let line = sift::diag::line_ends(&e.as_bytes()[..at]).len() + 1;
         format!(
             "`{}` is not valid UTF-8 (invalid byte at offset {at}, line {line})",
             path.display()
