@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::cache::Cache;
+use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
 use crate::solver::Solver;
@@ -159,6 +160,8 @@ pub struct Hooks<'a> {
     /// Reuse the results it holds and keep the new ones.
     pub cache: Option<&'a mut Cache>,
     pub progress: Option<&'a dyn Progress>,
+    /// Stops the run when raised; the members it stopped report so.
+    pub cancel: Option<Arc<Cancel>>,
 }
 
 /// Parses, checks and verifies one file.
@@ -473,6 +476,7 @@ fn verify_members(
         source,
         opts,
         hooks.progress,
+        hooks.cancel.clone(),
     );
     for (&j, report) in todo.iter().zip(fresh) {
         reports[j] = Some(report);
@@ -496,6 +500,7 @@ fn run_members(
     source: &str,
     opts: &Options,
     progress: Option<&dyn Progress>,
+    cancel: Option<Arc<Cancel>>,
 ) -> Vec<MemberReport> {
     if members.is_empty() {
         return Vec::new();
@@ -522,7 +527,7 @@ fn run_members(
     let mut handles = Vec::new();
     let mut unverified = "the verifier thread stopped".to_string();
     for _ in 0..jobs {
-        let (info, members, source, outputs, queue, funs, opts, done_tx) = (
+        let (info, members, source, outputs, queue, funs, opts, done_tx, cancel) = (
             info.clone(),
             members.clone(),
             source.clone(),
@@ -531,6 +536,7 @@ fn run_members(
             funs.clone(),
             opts.clone(),
             done_tx.clone(),
+            cancel.clone(),
         );
         let spawned = std::thread::Builder::new()
             .stack_size(STACK_BYTES)
@@ -547,7 +553,8 @@ fn run_members(
                     });
                     let route = task.route.map(|r| Route::new(r, donate));
                     let first = route.as_ref().is_none_or(|r| r.choices().is_empty());
-                    let out = verify_member(&info, &source, &funs, m, route, &opts);
+                    let out =
+                        verify_member(&info, &source, &funs, m, route, &opts, cancel.as_ref());
                     // A member's first task stands for it in the progress
                     // shown (the others are parts of it).
                     if first {
@@ -629,6 +636,9 @@ fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
     Some(report)
 }
 
+/// Why a member stopped by `Hooks::cancel` is not verified.
+const CANCELLED: &str = "the verification was cancelled";
+
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
         diag: Diagnostic::new(
@@ -651,17 +661,39 @@ fn verify_member(
     m: &Member,
     route: Option<Route>,
     opts: &Options,
+    cancel: Option<&Arc<Cancel>>,
 ) -> TaskOutput {
     let start = Instant::now();
+    let cancelled = || cancel.is_some_and(|c| c.is_cancelled());
+    if cancelled() {
+        return TaskOutput {
+            route: route.map(|r| r.choices().to_vec()).unwrap_or_default(),
+            report: MemberReport {
+                name: m.name.clone(),
+                kind: m.kind,
+                span: m.span.clone(),
+                errors: vec![internal_error(m, CANCELLED)],
+                tree: Vec::new(),
+                millis: 0.0,
+                queries: 0,
+                smt_log: None,
+                cached: false,
+                reusable: false,
+            },
+        };
+    }
     let z3 = z3::Context::new(&z3::Config::new());
-    let solver = Solver::new(&z3, funs, opts.timeout_ms, opts.smt_log);
+    let mut solver = Solver::new(&z3, funs, opts.timeout_ms, opts.smt_log);
+    if let Some(c) = cancel {
+        solver.set_cancel(c.clone());
+    }
     let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
     ctx.route = route;
     ctx.infer = opts.infer;
     if opts.keep_steps {
         ctx.all_steps = Some(Vec::new());
     }
-    let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
+    let mut checking = || std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
         MemberKind::Method | MemberKind::Constructor => {
             if let Some(mi) = info.method(&m.class, &m.member) {
                 validity::check_method(&mut ctx, mi);
@@ -678,14 +710,21 @@ fn verify_member(
             }
         }
     }));
+    let run = match cancel {
+        Some(c) => c.interruptible(&z3, checking),
+        None => checking(),
+    };
     let mut errors: Vec<ErrorReport> = ctx
         .failures
         .drain(..)
         .map(|f| render_failure(&m.name, f))
         .collect();
-    let reusable = run.is_ok() && ctx.solver.gave_up == 0;
+    let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled();
     if let Err(p) = run {
         errors.push(internal_error(m, &panic_message(&p)));
+    }
+    if cancelled() {
+        errors.push(internal_error(m, CANCELLED));
     }
     errors.sort_by_key(|e| e.diag.span.start);
     let tree = ctx

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use z3::ast::{Ast, Bool, Dynamic, Int};
 use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
 
+use crate::cancel::Cancel;
 use crate::symbolic::state::{PathCondition, PcNode};
 use crate::symbolic::term::{Op, Sort, Term};
 
@@ -53,6 +54,8 @@ pub struct Solver<'z> {
     /// Answers given up (timeout, resource limit): results that another
     /// run might not reproduce.
     pub gave_up: u64,
+    /// Raised when the run's results are no longer wanted.
+    cancel: Option<Arc<Cancel>>,
 }
 
 impl<'z> Solver<'z> {
@@ -81,6 +84,7 @@ impl<'z> Solver<'z> {
             logged_vars: HashSet::new(),
             queries: 0,
             gave_up: 0,
+            cancel: None,
         };
         if let Some(l) = solver.log.as_mut() {
             // The replay must use the solver's own settings: with
@@ -118,6 +122,17 @@ impl<'z> Solver<'z> {
             self.decls.insert(name.to_string(), d);
         }
         &self.decls[name]
+    }
+
+    /// Queries give up once `cancel` is raised (the one running too, if
+    /// it runs inside `Cancel::interruptible`).
+    pub fn set_cancel(&mut self, cancel: Arc<Cancel>) {
+        self.cancel = Some(cancel);
+    }
+
+    /// Whether the run's results are no longer wanted.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.is_cancelled())
     }
 
     pub fn logging(&self) -> bool {
@@ -255,6 +270,10 @@ impl<'z> Solver<'z> {
     /// Z3's `check-sat`, counting the answers it gave up on (feasibility
     /// checks included, where `unknown` silently keeps a path).
     fn check_sat(&mut self) -> SatResult {
+        if self.cancelled() {
+            self.gave_up += 1;
+            return SatResult::Unknown;
+        }
         let r = self.s.check();
         if r == SatResult::Unknown
             && !self
@@ -401,6 +420,9 @@ impl<'z> Solver<'z> {
     /// quantifiers") where it has a candidate model: that is a plain "no".
     /// Anything else (timeout, cancellation, memory) means it gave up.
     fn unknown(&self) -> Answer {
+        if self.cancelled() {
+            return Answer::GaveUp("cancelled".to_string());
+        }
         let reason = self
             .s
             .get_reason_unknown()
