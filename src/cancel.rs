@@ -128,6 +128,12 @@ mod tests {
         let why = s.get_reason_unknown().unwrap_or_default();
         assert!(why.contains("interrupt") || why.contains("cancel"), "{why}");
         assert!(cancel.is_cancelled());
-        assert!(cancel.contexts.lock().map(|c| c.is_empty()).unwrap_or(false));
+        assert!(
+            cancel
+                .contexts
+                .lock()
+                .map(|c| c.is_empty())
+                .unwrap_or(false)
+        );
     }
 }

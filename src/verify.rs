@@ -693,23 +693,25 @@ fn verify_member(
     if opts.keep_steps {
         ctx.all_steps = Some(Vec::new());
     }
-    let mut checking = || std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
-        MemberKind::Method | MemberKind::Constructor => {
-            if let Some(mi) = info.method(&m.class, &m.member) {
-                validity::check_method(&mut ctx, mi);
+    let mut checking = || {
+        std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
+            MemberKind::Method | MemberKind::Constructor => {
+                if let Some(mi) = info.method(&m.class, &m.member) {
+                    validity::check_method(&mut ctx, mi);
+                }
             }
-        }
-        MemberKind::Pure => {
-            if let Some(p) = info.pure_method(&m.class, &m.member) {
-                validity::check_pure(&mut ctx, p);
+            MemberKind::Pure => {
+                if let Some(p) = info.pure_method(&m.class, &m.member) {
+                    validity::check_pure(&mut ctx, p);
+                }
             }
-        }
-        MemberKind::Predicate => {
-            if let Some(q) = info.predicate(&m.class, &m.member) {
-                validity::check_predicate(&mut ctx, q);
+            MemberKind::Predicate => {
+                if let Some(q) = info.predicate(&m.class, &m.member) {
+                    validity::check_predicate(&mut ctx, q);
+                }
             }
-        }
-    }));
+        }))
+    };
     let run = match cancel {
         Some(c) => c.interruptible(&z3, checking),
         None => checking(),

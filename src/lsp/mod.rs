@@ -516,7 +516,11 @@ impl Server {
             .docs
             .iter()
             .filter(|(_, d)| d.running.is_none() && !d.dirty)
-            .filter_map(|(k, d)| d.verify_at.filter(|&at| at <= now).map(|at| (at, k.clone())))
+            .filter_map(|(k, d)| {
+                d.verify_at
+                    .filter(|&at| at <= now)
+                    .map(|at| (at, k.clone()))
+            })
             .collect();
         due.sort();
         for (_, key) in due {
