@@ -129,14 +129,74 @@ impl Diagnostic {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Lines end as
+/// in Java (and LSP): at `\n`, `\r\n` or a lone `\r`. An offset inside a
+/// `\r\n` pair belongs to the line that pair ends.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(source.len());
-    let before = &source[..floor_char_boundary(source, offset)];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = before[line_start..].chars().count() + 1;
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let bytes = source.as_bytes();
+    let mut line = 1;
+    let mut i = 0;
+    while i < offset {
+        match bytes[i] {
+            b'\n' => line += 1,
+            // The `\n` of a `\r\n` counts the line end.
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => line += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let start = line_start(source, offset);
+    let col = source[start..offset].chars().count() + 1;
     (line, col)
+}
+
+/// The offsets just after each line end of `bytes` (LF, CRLF or lone CR).
+/// A `\r` at the very end counts as a line end by itself.
+pub fn line_ends(bytes: &[u8]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' => ends.push(i + 1),
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => ends.push(i + 1),
+            _ => {}
+        }
+    }
+    ends
+}
+
+/// The lines of `source` without their ends, split as [`line_col`] counts
+/// them (unlike `str::lines`, a lone `\r` ends a line).
+pub fn lines(source: &str) -> impl Iterator<Item = &str> {
+    let mut rest = source;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match rest.find(['\n', '\r']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (&rest[..i], &rest[i + 2..]),
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
+/// The byte offset where the line holding `offset` starts.
+pub fn line_start(source: &str, offset: usize) -> usize {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let bytes = source.as_bytes();
+    let mut i = offset;
+    while i > 0 {
+        let b = bytes[i - 1];
+        // A `\r` right before a `\n` at `i` is part of this line's end.
+        if b == b'\n' || (b == b'\r' && bytes.get(i) != Some(&b'\n')) {
+            break;
+        }
+        i -= 1;
+    }
+    i
 }
 
 /// Where each line starts, for many `line_col` look-ups in one source
@@ -150,7 +210,7 @@ pub struct LineIndex<'a> {
 impl<'a> LineIndex<'a> {
     pub fn new(source: &'a str) -> LineIndex<'a> {
         let starts = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(line_ends(source.as_bytes()))
             .collect();
         LineIndex { source, starts }
     }
@@ -197,5 +257,27 @@ mod tests {
                 assert_eq!(index.line_col(at), line_col(text, at), "{text:?} at {at}");
             }
         }
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let src = "a\rbc\r\nd\ne\r";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 1), (1, 2), "the lone \\r itself");
+        assert_eq!(line_col(src, 2), (2, 1));
+        assert_eq!(line_col(src, 4), (2, 3), "the \\r of \\r\\n");
+        assert_eq!(line_col(src, 5), (2, 4), "between \\r and \\n");
+        assert_eq!(line_col(src, 6), (3, 1));
+        assert_eq!(line_col(src, 8), (4, 1));
+        assert_eq!(line_col(src, src.len()), (5, 1), "after a final lone \\r");
+        assert_eq!(lines(src).collect::<Vec<_>>(), ["a", "bc", "d", "e"]);
+        assert_eq!(lines("x\n\ny").collect::<Vec<_>>(), ["x", "", "y"]);
+        assert_eq!(line_start(src, 3), 2);
+        assert_eq!(line_start(src, 5), 2);
+        assert_eq!(line_start(src, 6), 6);
+        assert_eq!(line_start(src, 1), 0);
+        assert_eq!(line_ends(b"a\r\rb\r\n"), [2, 3, 6]);
+        // Other Unicode line breaks are not line ends, as in Java.
+        assert_eq!(line_col("a\u{2028}b\u{85}\x0bc", 9), (1, 7));
     }
 }

@@ -2,6 +2,7 @@
 //! frames, by symbolic execution over Z3 (Smans, Jacobs, Piessens).
 
 pub mod cache;
+pub mod cancel;
 pub mod check;
 pub mod concrete;
 pub mod debug;

@@ -326,6 +326,7 @@ fn verify(files: &[PathBuf], opts: &Options, run: Run) -> ExitCode {
                         partition,
                         cache: cache.as_mut(),
                         progress: bar.as_ref().map(|b| b as &dyn sift::verify::Progress),
+                        ..Hooks::default()
                     };
                     Outcome::Read(sift::verify::verify_source_with(
                         &shown, &src, opts, &mut hooks,

@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::cache::Cache;
+use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
@@ -169,6 +170,8 @@ pub struct Hooks<'a> {
     /// Reuse the results it holds and keep the new ones.
     pub cache: Option<&'a mut Cache>,
     pub progress: Option<&'a dyn Progress>,
+    /// Stops the run when raised; the members it stopped report so.
+    pub cancel: Option<Arc<Cancel>>,
 }
 
 /// Parses, checks and verifies one file.
@@ -496,6 +499,7 @@ fn verify_members(
         source,
         opts,
         hooks.progress,
+        hooks.cancel.clone(),
     );
     for (&j, report) in todo.iter().zip(fresh) {
         reports[j] = Some(report);
@@ -519,6 +523,7 @@ fn run_members(
     source: &str,
     opts: &Options,
     progress: Option<&dyn Progress>,
+    cancel: Option<Arc<Cancel>>,
 ) -> Vec<MemberReport> {
     if members.is_empty() {
         return Vec::new();
@@ -545,7 +550,7 @@ fn run_members(
     let mut handles = Vec::new();
     let mut unverified = "the verifier thread stopped".to_string();
     for _ in 0..jobs {
-        let (info, members, source, outputs, queue, funs, opts, done_tx) = (
+        let (info, members, source, outputs, queue, funs, opts, done_tx, cancel) = (
             info.clone(),
             members.clone(),
             source.clone(),
@@ -554,6 +559,7 @@ fn run_members(
             funs.clone(),
             opts.clone(),
             done_tx.clone(),
+            cancel.clone(),
         );
         let spawned = std::thread::Builder::new()
             .stack_size(STACK_BYTES)
@@ -570,7 +576,8 @@ fn run_members(
                     });
                     let route = task.route.map(|r| Route::new(r, donate));
                     let first = route.as_ref().is_none_or(|r| r.choices().is_empty());
-                    let out = verify_member(&info, &source, &funs, m, route, &opts);
+                    let out =
+                        verify_member(&info, &source, &funs, m, route, &opts, cancel.as_ref());
                     // A member's first task stands for it in the progress
                     // shown (the others are parts of it).
                     if first {
@@ -652,6 +659,9 @@ fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
     Some(report)
 }
 
+/// Why a member stopped by `Hooks::cancel` is not verified.
+const CANCELLED: &str = "the verification was cancelled";
+
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
         diag: Diagnostic::new(
@@ -675,13 +685,32 @@ fn verify_member(
     m: &Member,
     route: Option<Route>,
     opts: &Options,
+    cancel: Option<&Arc<Cancel>>,
 ) -> TaskOutput {
     let start = Instant::now();
+    let cancelled = || cancel.is_some_and(|c| c.is_cancelled());
+    if cancelled() {
+        return TaskOutput {
+            route: route.map(|r| r.choices().to_vec()).unwrap_or_default(),
+            report: MemberReport {
+                name: m.name.clone(),
+                kind: m.kind,
+                span: m.span.clone(),
+                errors: vec![internal_error(m, CANCELLED)],
+                tree: Vec::new(),
+                millis: 0.0,
+                queries: 0,
+                smt_log: None,
+                cached: false,
+                reusable: false,
+            },
+        };
+    }
     let limits = Limits {
         rlimit: opts.rlimit,
         timeout_ms: opts.timeout_ms,
     };
-    crate::solver::with_solver(funs, limits, opts.smt_log, |solver| {
+    crate::solver::with_solver(funs, limits, opts.smt_log, cancel, |solver| {
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.route = route;
         ctx.infer = opts.infer;
@@ -729,9 +758,12 @@ fn verify_member(
                 e
             })
             .collect();
-        let reusable = run.is_ok() && ctx.solver.gave_up == 0;
+        let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled();
         if let Err(p) = run {
             errors.push(internal_error(m, &panic_message(&p)));
+        }
+        if cancelled() {
+            errors.push(internal_error(m, CANCELLED));
         }
         errors.sort_by_key(|e| e.diag.span.start);
         let tree = ctx

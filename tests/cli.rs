@@ -339,3 +339,39 @@ fn inferred_steps_are_in_the_trace_and_no_infer_turns_them_off() {
         .collect();
     assert_eq!(kinds, vec![("permission.missing".to_string(), 8)]);
 }
+
+/// Java's line ends: `\n`, `\r\n` and a lone `\r` each end a line, in the
+/// text report, in JSON (error, end and trace positions) and for `//`
+/// comments; a U+2028 in a comment does not.
+#[test]
+fn lone_carriage_returns_end_lines_in_text_and_json() {
+    let lines = [
+        "class A { // a comment that must end here",
+        "  static void m(int x) {",
+        "    /* \u{2028} */ assert x > 0;",
+        "  }",
+        "}",
+        "",
+    ];
+    for (name, nl) in [("lf", "\n"), ("crlf", "\r\n"), ("cr", "\r")] {
+        let p = temp_file(&format!("ends_{name}.sift"), lines.join(nl).as_bytes());
+        let o = sift(&["verify", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        let err = stderr(&o);
+        let at = format!("ends_{name}.sift:3:20");
+        assert!(err.contains(&at), "{name}: no {at} in\n{err}");
+        let o = sift(&["verify", "--json", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+        let e = &doc["files"][0]["errors"][0];
+        assert_eq!(e["kind"], "assert.failed", "{name}");
+        assert_eq!(
+            (&e["line"], &e["column"]),
+            (&3.into(), &20.into()),
+            "{name}"
+        );
+        assert_eq!(e["end_line"], 3, "{name}");
+        let last = e["trace"].as_array().and_then(|t| t.last()).cloned();
+        assert_eq!(last.map(|s| s["line"].clone()), Some(3.into()), "{name}");
+    }
+}

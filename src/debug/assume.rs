@@ -304,7 +304,11 @@ mod tests {
         let out = ins.apply(SRC);
         assert!(out[ins.stmt_start..].starts_with("assume P;"));
         let (line, _) = crate::diag::line_col(&out, ins.stmt_start);
-        out.lines().nth(line - 1).unwrap_or("").trim().to_string()
+        crate::diag::lines(&out)
+            .nth(line - 1)
+            .unwrap_or("")
+            .trim()
+            .to_string()
     }
 
     #[test]

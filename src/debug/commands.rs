@@ -216,7 +216,7 @@ impl Session {
     }
 
     fn check_line(&self, line: usize) -> Result<(), String> {
-        let lines = self.run_ref().source.lines().count();
+        let lines = crate::diag::lines(&self.run_ref().source).count();
         if line > lines {
             return Err(format!(
                 "error: line {line} is past the end of the file ({lines} lines)\n"

@@ -40,8 +40,11 @@ pub fn location(run: &Run, n: usize) -> String {
     let span = &run.tree.step(n).span;
     let at = span.start.min(src.len());
     let (line, _) = line_col(src, at);
-    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let text = src[line_start..].lines().next().unwrap_or("").trim_end();
+    let line_start = crate::diag::line_start(src, at);
+    let text = crate::diag::lines(&src[line_start..])
+        .next()
+        .unwrap_or("")
+        .trim_end();
     let mut out = format!("{line:>4} | {text}\n");
     let start = (at - line_start).min(text.len());
     let end = span.end.saturating_sub(line_start).clamp(start, text.len());
@@ -195,7 +198,7 @@ pub fn path(run: &Run, n: usize) -> String {
 
 /// Source lines around `line`: `>` marks it, `*` breakpoints.
 pub fn list(run: &Run, line: usize, breaks: &BTreeSet<usize>, radius: usize) -> String {
-    let lines: Vec<&str> = run.source.lines().collect();
+    let lines: Vec<&str> = crate::diag::lines(&run.source).collect();
     let lo = line.saturating_sub(radius).max(1);
     let hi = (line + radius).min(lines.len());
     let mut out = String::new();

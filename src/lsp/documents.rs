@@ -95,8 +95,8 @@ pub struct Document {
     pub lines: LineIndex,
     /// The client's version number.
     pub version: i32,
-    /// Ours: incremented on every change, so that results computed for an
-    /// older text can be recognised and dropped.
+    /// Ours: incremented on every change, so that code lenses computed for
+    /// an older text can be marked outdated.
     pub generation: u64,
 }
 

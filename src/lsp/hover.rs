@@ -20,8 +20,7 @@ pub struct HoverText {
 pub fn declaration(text: &str, s: &Symbol) -> String {
     let decl = text.get(s.decl.clone()).unwrap_or("");
     let decl = decl.split('{').next().unwrap_or(decl);
-    let decl: Vec<&str> = decl
-        .lines()
+    let decl: Vec<&str> = crate::diag::lines(decl)
         .map(str::trim_end)
         .filter(|l| !l.trim().is_empty())
         .collect();

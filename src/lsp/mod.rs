@@ -5,13 +5,17 @@
 //! background threads ([`worker`]) that report back through the same event
 //! channel; the loop never waits for Z3.
 //!
-//! On every change the document is parsed and checked at once and its
-//! parse and type errors are published. Full verification (with every
-//! symbolic step kept, for hovers) runs on open, on save and after a pause
-//! in typing. One verification per document runs at a time; a result for a
-//! text that has changed since is dropped, and the latest text is verified
-//! next. Diagnostics and code lenses of the last verification stay, moved
-//! through later edits, until the next one completes.
+//! Changes are applied as they arrive; once no message is waiting (or a
+//! request needs it), the document is parsed and checked and its parse and
+//! type errors are published, so a burst of edits costs one parse. Full
+//! verification (with every symbolic step kept, for hovers) runs on open,
+//! on save and after a pause in typing, at most [`MAX_RUNNING`] at a time
+//! (the others wait their turn). A newer text, closing or reopening cancels
+//! the document's running verification; a result is shown only for the
+//! exact text it was computed from. Diagnostics and code lenses of the last
+//! verification stay, moved through later edits, until the next one
+//! completes. Documents larger than [`MAX_DOCUMENT_BYTES`] get one
+//! diagnostic saying so and are neither parsed nor verified.
 
 mod definition;
 mod diagnostics;
@@ -24,7 +28,7 @@ mod worker;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -32,12 +36,20 @@ use lsp_types::{Diagnostic as LspDiagnostic, PublishDiagnosticsParams, Uri};
 use serde_json::Value;
 
 use crate::cache::Cache;
+use crate::cancel::Cancel;
 use crate::syntax::ast::Program;
 use crate::verify::{FileReport, Options};
 use diagnostics::Lens;
 use documents::Document;
 use transport::Output;
 use workdone::WorkDone;
+
+/// Verifications running at once, over all documents (each uses the
+/// configured verifier threads); more wait until one ends.
+pub const MAX_RUNNING: usize = 2;
+
+/// The largest document parsed and verified: the command line's limit.
+pub const MAX_DOCUMENT_BYTES: usize = 4 << 20;
 
 /// What the main loop reacts to.
 pub enum Event {
@@ -106,13 +118,19 @@ struct DocState {
     report: Option<Arc<FileReport>>,
     /// When to verify next.
     verify_at: Option<Instant>,
-    /// The generation being verified.
-    running: Option<u64>,
-    /// Verify again once the running verification ends.
-    rerun: bool,
+    /// The verification running for this document (perhaps cancelled and
+    /// winding down: the next one waits for it, and for its cache).
+    running: Option<Running>,
+    /// The text changed since it was last parsed and checked.
+    dirty: bool,
     /// Results of members, reused while their key is unchanged (`None`
     /// while a verification has it).
     cache: Option<Cache>,
+}
+
+struct Running {
+    run: u64,
+    cancel: Arc<Cancel>,
 }
 
 struct Server {
@@ -125,6 +143,10 @@ struct Server {
     lens_refresh: bool,
     next_request: i32,
     work_done: WorkDone,
+    /// Numbers verification runs, never reused.
+    next_run: u64,
+    /// Verification threads alive, cancelled ones included.
+    running: usize,
 }
 
 /// Runs the server until `exit`. `Ok` after a clean shutdown; `Err` on a
@@ -143,6 +165,8 @@ pub fn run() -> Result<(), String> {
         lens_refresh: false,
         next_request: 0,
         work_done: WorkDone::new(false),
+        next_run: 0,
+        running: 0,
     };
     server.main_loop(&rx)
 }
@@ -160,10 +184,20 @@ enum Flow {
 impl Server {
     fn main_loop(&mut self, rx: &Receiver<Event>) -> Result<(), String> {
         loop {
-            let next = self.docs.values().filter_map(|d| d.verify_at).min();
-            let event = match next {
-                Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
-                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            let event = match rx.try_recv() {
+                Ok(event) => Ok(event),
+                Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
+                // Nothing waiting: catch up with the edits, then sleep until
+                // the next message or the next verification due.
+                Err(TryRecvError::Empty) => {
+                    if let Err(e) = self.settle_all().and_then(|()| self.start_due()) {
+                        return Err(format!("cannot write to the client: {e}"));
+                    }
+                    match self.next_due() {
+                        Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+                        None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                    }
+                }
             };
             let flow = match event {
                 Ok(Event::Message(m)) => self.message(m),
@@ -183,10 +217,34 @@ impl Server {
             if let Flow::Exit(result) = flow {
                 return result;
             }
-            if let Err(e) = self.start_due() {
-                return Err(format!("cannot write to the client: {e}"));
-            }
         }
+    }
+
+    /// When the next waiting verification may start: never while all
+    /// verification slots are taken (one ending wakes the loop anyway).
+    fn next_due(&self) -> Option<Instant> {
+        if self.running >= MAX_RUNNING {
+            return None;
+        }
+        self.docs
+            .values()
+            .filter(|d| d.running.is_none())
+            .filter_map(|d| d.verify_at)
+            .min()
+    }
+
+    /// Parses and checks every document edited since, and publishes.
+    fn settle_all(&mut self) -> std::io::Result<()> {
+        let dirty: Vec<String> = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.dirty)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in dirty {
+            self.publish(&key)?;
+        }
+        Ok(())
     }
 
     fn closed(&self, why: Option<String>) -> Result<(), String> {
@@ -260,9 +318,18 @@ impl Server {
             }
             (Phase::Running, "shutdown") => {
                 self.phase = Phase::ShuttingDown;
+                // Nothing verified from now on is shown.
+                for d in self.docs.values_mut() {
+                    d.verify_at = None;
+                    if let Some(r) = &d.running {
+                        r.cancel.cancel();
+                    }
+                }
                 self.out.send(Response::new_ok(r.id, Value::Null))?;
             }
             (Phase::Running, _) => {
+                // Answers are about the current text.
+                self.settle_all()?;
                 // A bug in a handler costs one answer, not the session.
                 let id = r.id.clone();
                 let this = &*self;
@@ -325,10 +392,11 @@ impl Server {
             "textDocument/didSave" => {
                 match serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params) {
                     Ok(p) => {
-                        if let Some(d) = self.docs.get_mut(p.text_document.uri.as_str())
-                            && d.fast.is_empty()
-                        {
-                            d.verify_at = Some(Instant::now());
+                        if let Some(d) = self.docs.get_mut(p.text_document.uri.as_str()) {
+                            analyse(d);
+                            if d.fast.is_empty() {
+                                d.verify_at = Some(Instant::now());
+                            }
                         }
                     }
                     Err(e) => log(format!("bad didSave: {e}")),
@@ -338,6 +406,9 @@ impl Server {
                 match serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params) {
                     Ok(p) => {
                         if let Some(d) = self.docs.remove(p.text_document.uri.as_str()) {
+                            if let Some(r) = &d.running {
+                                r.cancel.cancel();
+                            }
                             self.publish_params(d.uri, Vec::new(), None)?;
                         }
                     }
@@ -355,16 +426,16 @@ impl Server {
     fn did_open(&mut self, p: lsp_types::DidOpenTextDocumentParams) -> std::io::Result<()> {
         let item = p.text_document;
         let key = item.uri.as_str().to_string();
-        // Reopening drops what was known. A verification still running for
-        // the old text ends with a generation that is ignored.
-        let running = self.docs.remove(&key).and_then(|d| d.running);
-        let mut doc = Document::new(item.text, item.version);
-        if let Some(g) = running {
-            doc.generation = g + 1;
+        // Reopening drops what was known; a verification still running for
+        // the old text is cancelled, and its result will match no document.
+        if let Some(old) = self.docs.remove(&key)
+            && let Some(r) = old.running
+        {
+            r.cancel.cancel();
         }
-        let d = self.docs.entry(key.clone()).or_insert(DocState {
+        let mut d = DocState {
             uri: item.uri,
-            doc,
+            doc: Document::new(item.text, item.version),
             program: None,
             fast: Vec::new(),
             verified: Vec::new(),
@@ -372,14 +443,15 @@ impl Server {
             lens_generation: 0,
             report: None,
             verify_at: None,
-            running,
-            rerun: false,
+            running: None,
+            dirty: true,
             cache: Some(Cache::in_memory()),
-        });
-        analyse(d);
+        };
+        analyse(&mut d);
         if d.fast.is_empty() {
             d.verify_at = Some(Instant::now());
         }
+        self.docs.insert(key.clone(), d);
         self.publish(&key)
     }
 
@@ -393,21 +465,26 @@ impl Server {
         let edits = d.doc.apply(p.text_document.version, p.content_changes);
         d.verified = diagnostics::shift_diagnostics(std::mem::take(&mut d.verified), &edits);
         d.lenses = diagnostics::shift_lenses(std::mem::take(&mut d.lenses), &edits);
-        analyse(d);
-        d.verify_at = if d.fast.is_empty() {
-            Some(Instant::now() + debounce)
-        } else {
-            None
-        };
-        self.publish(&key)
+        // The running verification is of a text that is gone.
+        if let Some(r) = &d.running {
+            r.cancel.cancel();
+        }
+        // Parsed and checked once the burst of edits is over; verified after
+        // a pause, unless that finds errors.
+        d.dirty = true;
+        d.verify_at = Some(Instant::now() + debounce);
+        Ok(())
     }
 
     /// Publishes the diagnostics of a document: parse and type errors of
     /// the current text, then those of the last verification.
     fn publish(&mut self, key: &str) -> std::io::Result<()> {
-        let Some(d) = self.docs.get(key) else {
+        let Some(d) = self.docs.get_mut(key) else {
             return Ok(());
         };
+        if d.dirty {
+            analyse(d);
+        }
         let mut all = d.fast.clone();
         all.extend(d.verified.iter().cloned());
         let (uri, version) = (d.uri.clone(), d.doc.version);
@@ -431,53 +508,66 @@ impl Server {
         ))
     }
 
-    /// Starts the verifications whose time has come.
+    /// Starts the verifications whose time has come, longest waiting
+    /// first, while fewer than [`MAX_RUNNING`] run.
     fn start_due(&mut self) -> std::io::Result<()> {
         let now = Instant::now();
-        let opts = Options {
-            timeout_ms: self.config.timeout_ms,
-            jobs: self.config.jobs,
-            smt_log: false,
-            keep_steps: true,
-            infer: self.config.infer,
-            ..Options::default()
-        };
-        for (key, d) in self.docs.iter_mut() {
-            if d.verify_at.is_none_or(|at| at > now) {
-                continue;
+        let mut due: Vec<(Instant, String)> = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.running.is_none() && !d.dirty)
+            .filter_map(|(k, d)| {
+                d.verify_at
+                    .filter(|&at| at <= now)
+                    .map(|at| (at, k.clone()))
+            })
+            .collect();
+        due.sort();
+        for (_, key) in due {
+            if self.running >= MAX_RUNNING {
+                break;
             }
+            let Some(d) = self.docs.get_mut(&key) else {
+                continue;
+            };
             d.verify_at = None;
-            if d.running.is_some() {
-                d.rerun = true;
-                continue;
-            }
-            let mut opts = opts.clone();
-            opts.keep_steps = d
-                .program
-                .as_ref()
-                .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET);
+            let opts = Options {
+                timeout_ms: self.config.timeout_ms,
+                jobs: self.config.jobs,
+                keep_steps: d
+                    .program
+                    .as_ref()
+                    .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET),
+                infer: self.config.infer,
+                ..Options::default()
+            };
+            self.next_run += 1;
+            let run = self.next_run;
+            let cancel = Cancel::new();
             let job = worker::Job {
                 key: key.clone(),
-                generation: d.doc.generation,
-                text: d.doc.text.clone(),
+                run,
+                text: d.doc.text.as_str().into(),
                 opts,
                 cache: d.cache.take().unwrap_or_else(Cache::in_memory),
+                cancel: cancel.clone(),
             };
             if worker::spawn(job, self.tx.clone()) {
-                d.running = Some(d.doc.generation);
+                self.running += 1;
+                d.running = Some(Running { run, cancel });
                 let title = format!("Verifying {}", file_name(d.uri.as_str()));
-                self.work_done
-                    .started(&mut self.out, key, d.doc.generation, title)?;
+                self.work_done.started(&mut self.out, &key, run, title)?;
             }
         }
         Ok(())
     }
 
     fn verified(&mut self, done: worker::Done) -> std::io::Result<Flow> {
-        let (key, generation) = (done.key.clone(), done.generation);
+        self.running = self.running.saturating_sub(1);
+        let (key, run) = (done.key.clone(), done.run);
         let flow = self.take_result(done)?;
         // After the diagnostics: a client that sees the end can rely on them.
-        self.work_done.finished(&mut self.out, &key, generation)?;
+        self.work_done.finished(&mut self.out, &key, run)?;
         Ok(flow)
     }
 
@@ -485,20 +575,22 @@ impl Server {
         let Some(d) = self.docs.get_mut(&done.key) else {
             return Ok(Flow::Continue);
         };
-        // Entries are keyed by content, so even a stale run's are right.
-        if let Some(cache) = done.cache.take() {
-            d.cache = Some(cache);
-        }
-        if d.running != Some(done.generation) {
-            // From a document closed and reopened since.
+        if d.running.as_ref().is_none_or(|r| r.run != done.run) {
+            // From a document closed or reopened since.
             return Ok(Flow::Continue);
         }
         d.running = None;
-        if std::mem::take(&mut d.rerun) && d.fast.is_empty() {
-            d.verify_at = Some(Instant::now());
+        // Entries are keyed by content, so even a stale run's are right
+        // (a cancelled member's result is never kept).
+        if let Some(cache) = done.cache.take() {
+            d.cache = Some(cache);
         }
-        if done.generation != d.doc.generation {
-            // The text changed meanwhile: the result is stale.
+        if done.cancelled || *done.text != *d.doc.text {
+            // Of a text that is gone: verify the current one (when it is
+            // free of parse and type errors and not waiting for its pause).
+            if !d.dirty && d.fast.is_empty() && d.verify_at.is_none() {
+                d.verify_at = Some(Instant::now());
+            }
             return Ok(Flow::Continue);
         }
         match done.report {
@@ -530,12 +622,40 @@ fn file_name(uri: &str) -> &str {
     uri.rsplit('/').next().unwrap_or(uri)
 }
 
-/// Parses and checks the current text of a document.
+/// Parses and checks the current text of a document; a document with
+/// errors (or too large) is not verified until it changes.
 fn analyse(d: &mut DocState) {
-    let (program, errors) = worker::front(&d.doc.text);
-    d.program = program;
-    d.fast = errors
-        .iter()
-        .map(|e| diagnostics::to_lsp(&d.uri, &d.doc.text, &d.doc.lines, e, &[]))
-        .collect();
+    d.dirty = false;
+    if d.doc.text.len() > MAX_DOCUMENT_BYTES {
+        let too_large = crate::diag::Diagnostic::new(
+            crate::diag::Kind::Parse,
+            0..0,
+            format!(
+                "document too large: {} bytes; Sift parses and verifies documents of at most {MAX_DOCUMENT_BYTES} bytes",
+                d.doc.text.len()
+            ),
+        )
+        .with_label("this document is too large")
+        .with_help("split the program into several files");
+        d.program = None;
+        d.verified.clear();
+        d.lenses.clear();
+        d.fast = vec![diagnostics::to_lsp(
+            &d.uri,
+            &d.doc.text,
+            &d.doc.lines,
+            &too_large,
+            &[],
+        )];
+    } else {
+        let (program, errors) = worker::front(&d.doc.text);
+        d.program = program;
+        d.fast = errors
+            .iter()
+            .map(|e| diagnostics::to_lsp(&d.uri, &d.doc.text, &d.doc.lines, e, &[]))
+            .collect();
+    }
+    if !d.fast.is_empty() {
+        d.verify_at = None;
+    }
 }

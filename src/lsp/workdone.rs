@@ -60,7 +60,7 @@ struct Work {
 pub struct WorkDone {
     supported: bool,
     next: u64,
-    /// Verifications under way, by document key and generation.
+    /// Verifications under way, by document key and run number.
     work: HashMap<(String, u64), Work>,
 }
 
@@ -114,12 +114,12 @@ impl WorkDone {
         }
     }
 
-    /// A verification of generation `generation` of document `key` starts.
+    /// Verification run `run` of document `key` starts.
     pub fn started(
         &mut self,
         out: &mut Output,
         key: &str,
-        generation: u64,
+        run: u64,
         title: String,
     ) -> io::Result<()> {
         if !self.supported {
@@ -136,7 +136,7 @@ impl WorkDone {
             },
         ))?;
         self.work.insert(
-            (key.to_string(), generation),
+            (key.to_string(), run),
             Work {
                 token,
                 request,
@@ -151,7 +151,7 @@ impl WorkDone {
 
     /// Members of a running verification are done.
     pub fn advanced(&mut self, out: &mut Output, a: &Advance) -> io::Result<()> {
-        let Some(w) = self.work.get_mut(&(a.key.clone(), a.generation)) else {
+        let Some(w) = self.work.get_mut(&(a.key.clone(), a.run)) else {
             return Ok(());
         };
         let counts = Counts {
@@ -179,8 +179,8 @@ impl WorkDone {
     }
 
     /// The verification ended (with a result or not).
-    pub fn finished(&mut self, out: &mut Output, key: &str, generation: u64) -> io::Result<()> {
-        let id = (key.to_string(), generation);
+    pub fn finished(&mut self, out: &mut Output, key: &str, run: u64) -> io::Result<()> {
+        let id = (key.to_string(), run);
         match self.work.get_mut(&id) {
             Some(w) if w.phase == Phase::Begun => {
                 let w = self.work.remove(&id).expect("present");

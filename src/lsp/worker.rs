@@ -8,6 +8,7 @@ use std::sync::mpsc::Sender;
 
 use super::Event;
 use crate::cache::Cache;
+use crate::cancel::Cancel;
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{Program, Stmt, StmtKind};
 use crate::verify::{FileReport, Hooks, MemberReport, Options, Progress};
@@ -64,18 +65,24 @@ pub fn step_cost(program: &Program) -> u64 {
 pub struct Job {
     /// The document's key (its URI).
     pub key: String,
-    /// The document's generation when the job started.
-    pub generation: u64,
-    pub text: String,
+    /// The run's number, unique for the server's lifetime.
+    pub run: u64,
+    /// The exact text verified: a result is only ever shown for it.
+    pub text: Arc<str>,
     pub opts: Options,
     /// The document's results so far (moved back in `Done`).
     pub cache: Cache,
+    /// Raised when a newer text (or closing) makes the run useless.
+    pub cancel: Arc<Cancel>,
 }
 
 /// A finished verification.
 pub struct Done {
     pub key: String,
-    pub generation: u64,
+    pub run: u64,
+    pub text: Arc<str>,
+    /// The run was cancelled: its report is incomplete.
+    pub cancelled: bool,
     /// `Err` if the verifier could not run (its message).
     pub report: Result<Arc<FileReport>, String>,
     /// The cache with this run's results; `None` after a panic, which may
@@ -86,7 +93,7 @@ pub struct Done {
 /// Members done so far in a running verification.
 pub struct Advance {
     pub key: String,
-    pub generation: u64,
+    pub run: u64,
     pub done: usize,
     pub total: usize,
     /// Of `done`, the members whose results came from the cache.
@@ -97,7 +104,7 @@ pub struct Advance {
 struct Reporter<'a> {
     tx: &'a Sender<Event>,
     key: &'a str,
-    generation: u64,
+    run: u64,
     done: Cell<usize>,
     total: Cell<usize>,
     reused: Cell<usize>,
@@ -107,7 +114,7 @@ impl Reporter<'_> {
     fn send(&self) {
         let _ = self.tx.send(Event::Progress(Advance {
             key: self.key.to_string(),
-            generation: self.generation,
+            run: self.run,
             done: self.done.get(),
             total: self.total.get(),
             reused: self.reused.get(),
@@ -134,10 +141,11 @@ impl Progress for Reporter<'_> {
 pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
     let Job {
         key,
-        generation,
+        run: run_id,
         text,
         opts,
         mut cache,
+        cancel,
     } = job;
     let spawned = std::thread::Builder::new()
         .name("sift-lsp-verify".to_string())
@@ -145,7 +153,7 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
             let reporter = Reporter {
                 tx: &tx,
                 key: &key,
-                generation,
+                run: run_id,
                 done: Cell::new(0),
                 total: Cell::new(0),
                 reused: Cell::new(0),
@@ -155,6 +163,7 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
                     partition: None,
                     cache: Some(&mut cache),
                     progress: Some(&reporter),
+                    cancel: Some(cancel.clone()),
                 };
                 crate::verify::verify_source_with(&key, &text, &opts, &mut hooks)
             }));
@@ -168,7 +177,9 @@ pub fn spawn(job: Job, tx: Sender<Event>) -> bool {
             // The server may be gone (shutting down): nothing to do then.
             let _ = tx.send(Event::Verified(Done {
                 key,
-                generation,
+                run: run_id,
+                text,
+                cancelled: cancel.is_cancelled(),
                 report,
                 cache,
             }));

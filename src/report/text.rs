@@ -52,11 +52,27 @@ pub fn render_error(path: &str, source: &str, e: &ErrorReport, color: bool) -> S
         report = report.with_note(format!("why:\n{}", why.join("\n")));
     }
     let mut out = Vec::new();
-    let src = Source::from(source);
+    let src = Source::from(java_lines(source));
     if report.finish().write((path, &src), &mut out).is_err() {
         return format!("error[{}]: {}\n", d.kind, d.message);
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `source` with the characters that ariadne takes for line ends but Java
+/// does not (vertical tab, form feed, U+0085, U+2028, U+2029; only legal in
+/// comments) replaced by blanks of the same length in bytes and characters,
+/// so that its line numbers are those of `diag::line_col`.
+fn java_lines(source: &str) -> String {
+    source
+        .chars()
+        .map(|c| match c {
+            '\x0B' | '\x0C' => ' ',
+            '\u{85}' => '\u{A0}',
+            '\u{2028}' | '\u{2029}' => '\u{2007}',
+            c => c,
+        })
+        .collect()
 }
 
 /// A span that ariadne can show: inside the text, at least one byte when

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use z3::ast::{Ast, Bool, Dynamic, Int};
 use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
 
+use crate::cancel::Cancel;
 use crate::symbolic::state::{PathCondition, PcNode};
 use crate::symbolic::term::{Op, Sort, Term};
 
@@ -72,22 +73,33 @@ pub struct Solver<'z> {
     /// Answers given up (timeout, resource limit): results that another
     /// run might not reproduce.
     pub gave_up: u64,
+    /// Raised when the run's results are no longer wanted.
+    cancel: Option<Arc<Cancel>>,
 }
 
 /// Runs `f` with a solver of its own: a fresh Z3 context (so nothing done
 /// elsewhere changes its answers) holding the prelude and the program's pure
 /// functions, and a watchdog for the wall-clock limit.
+/// Raising `cancel` interrupts its queries and makes later ones give up.
 pub fn with_solver<R>(
     funs: &[FunDecl],
     limits: Limits,
     log: bool,
+    cancel: Option<&Arc<Cancel>>,
     f: impl FnOnce(Solver<'_>) -> R,
 ) -> R {
     config::configure();
     let z = Context::new(&z3::Config::new());
     std::thread::scope(|scope| {
         let dog = Watchdog::start(scope, z.handle(), limits.timeout_ms);
-        f(Solver::new(&z, funs, limits, log, dog))
+        let mut solver = Solver::new(&z, funs, limits, log, dog);
+        match cancel {
+            Some(c) => {
+                solver.set_cancel(c.clone());
+                c.interruptible(&z, || f(solver))
+            }
+            None => f(solver),
+        }
     })
 }
 
@@ -121,6 +133,7 @@ impl<'z> Solver<'z> {
             rlimit: limits.rlimit,
             interrupted: false,
             gave_up: 0,
+            cancel: None,
         };
         if let Some(l) = solver.log.as_mut() {
             // The replay must use the solver's own settings.
@@ -153,6 +166,17 @@ impl<'z> Solver<'z> {
             self.decls.insert(name.to_string(), d);
         }
         &self.decls[name]
+    }
+
+    /// Queries give up once `cancel` is raised (the one running too, if
+    /// it runs inside `Cancel::interruptible`).
+    pub fn set_cancel(&mut self, cancel: Arc<Cancel>) {
+        self.cancel = Some(cancel);
+    }
+
+    /// Whether the run's results are no longer wanted.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.is_cancelled())
     }
 
     pub fn logging(&self) -> bool {
@@ -290,6 +314,10 @@ impl<'z> Solver<'z> {
     /// Z3's `check-sat`, counting the answers it gave up on (feasibility
     /// checks included, where `unknown` silently keeps a path).
     fn check_sat(&mut self) -> SatResult {
+        if self.cancelled() {
+            self.gave_up += 1;
+            return SatResult::Unknown;
+        }
         let (r, interrupted) = self.dog.run(|| self.s.check());
         self.interrupted = interrupted;
         if r == SatResult::Unknown && self.unknown() != Answer::Refuted {
@@ -432,6 +460,9 @@ impl<'z> Solver<'z> {
     /// quantifiers") where it has a candidate model: that is a plain "no".
     /// Anything else (a limit, memory) means it gave up.
     fn unknown(&self) -> Answer {
+        if self.cancelled() {
+            return Answer::GaveUp(GaveUp::Other("cancelled".to_string()));
+        }
         let reason = self
             .s
             .get_reason_unknown()
@@ -477,7 +508,7 @@ mod tests {
     use crate::symbolic::term::VarKind;
 
     fn with_solver(f: impl FnOnce(&mut Solver)) {
-        super::with_solver(&[], Limits::default(), true, |mut s| f(&mut s));
+        super::with_solver(&[], Limits::default(), true, None, |mut s| f(&mut s));
     }
 
     fn v(id: u32, sort: Sort) -> Term {
@@ -563,7 +594,7 @@ mod tests {
     }
 
     fn hard_then_easy(limits: Limits) -> (Answer, Answer, u64) {
-        super::with_solver(&[], limits, false, |mut s| {
+        super::with_solver(&[], limits, false, None, |mut s| {
             let hard = s.prove(&pigeonhole(10), &Term::bool(false), "hard");
             let x = v(1, Sort::Int);
             let mut pc = PathCondition::default();

@@ -152,7 +152,7 @@ pub fn explore(
         timeout_ms,
         ..Limits::default()
     };
-    crate::solver::with_solver(&info.fun_decls(), limits, false, |solver| {
+    crate::solver::with_solver(&info.fun_decls(), limits, false, None, |solver| {
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.infer = infer;
         ctx.unroll = Some(unroll);

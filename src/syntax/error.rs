@@ -145,7 +145,7 @@ pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
         && let Some(prev) = prev_token_end(src, pos)
         && src
             .get(prev..span.start)
-            .is_some_and(|gap| gap.contains('\n'))
+            .is_some_and(|gap| gap.contains(['\n', '\r']))
     {
         let (line, _) = line_col(src, prev);
         return Diagnostic::new(Kind::Parse, span, format!("expected `;`, found {found}"))

@@ -36,10 +36,7 @@ pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
         let b = bytes[i];
         match b {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = match src[i..].find('\n') {
-                    Some(k) => i + k + 1,
-                    None => bytes.len(),
-                };
+                i = comment_end(src, i);
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
@@ -136,6 +133,12 @@ pub fn chain_too_long(span: Span) -> Diagnostic {
         "the links of the chains around this one count too; \
          move part of the chain into a method of its own",
     )
+}
+
+/// Where the line comment starting at `i` ends: after the `\n` or lone
+/// `\r` that ends its line (a `\r\n` is left to the blanks that follow).
+fn comment_end(src: &str, i: usize) -> usize {
+    src[i..].find(['\n', '\r']).map_or(src.len(), |k| i + k + 1)
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -246,7 +249,7 @@ pub fn prev_token_end(src: &str, pos: usize) -> Option<usize> {
     while i < pos {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = src[i..].find('\n').map_or(bytes.len(), |k| i + k + 1);
+                i = comment_end(src, i);
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 i = src[i + 2..].find("*/").map_or(bytes.len(), |k| i + k + 4);

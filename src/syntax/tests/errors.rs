@@ -106,3 +106,34 @@ fn error_messages() {
     assert_eq!(d.message, "nesting too deep: more than 200 levels");
     assert_eq!(d.kind, Kind::Parse);
 }
+
+/// Java's line ends (LF, CRLF, lone CR) end a `//` comment and count as
+/// line ends in positions and messages.
+#[test]
+fn every_line_end_ends_a_line_comment() {
+    for nl in ["\n", "\r\n", "\r"] {
+        let src = [
+            "class A { // note",
+            "  int f;",
+            "  void m() {",
+            "    x = 1",
+            "  } }",
+        ]
+        .join(nl);
+        assert_eq!(at(&src), (5, 3), "line end {nl:?}");
+        let d = parse(&src).expect_err("the missing `;`");
+        assert_eq!(
+            d.help.as_deref(),
+            Some("add `;` at the end of line 4"),
+            "line end {nl:?}"
+        );
+        let fixed = src.replace("x = 1", "x = 1;");
+        let p = parse(&fixed).expect("the comment ends with its line");
+        assert_eq!(p.classes[0].fields.len(), 1, "line end {nl:?}");
+    }
+    // Not line ends in Java: a comment runs on past them.
+    for other in ["\u{2028}", "\u{85}", "\x0b", "\x0c"] {
+        let src = format!("class A {{ // x{other}int f; }}");
+        assert!(parse(&src).is_err(), "{other:?}");
+    }
+}
