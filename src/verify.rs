@@ -617,20 +617,7 @@ fn run_members(
     outputs
         .into_iter()
         .zip(members.iter())
-        .map(|(tasks, m)| {
-            merge_tasks(tasks).unwrap_or_else(|| MemberReport {
-                name: m.name.clone(),
-                kind: m.kind,
-                span: m.span.clone(),
-                errors: vec![internal_error(m, &unverified)],
-                tree: Vec::new(),
-                millis: 0.0,
-                queries: 0,
-                smt_log: None,
-                cached: false,
-                reusable: false,
-            })
-        })
+        .map(|(tasks, m)| merge_tasks(tasks).unwrap_or_else(|| unverified_report(m, &unverified)))
         .collect()
 }
 
@@ -662,6 +649,22 @@ fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
 /// Why a member stopped by `Hooks::cancel` is not verified.
 const CANCELLED: &str = "the verification was cancelled";
 
+/// The report of a member that was not verified, with the reason.
+fn unverified_report(m: &Member, why: &str) -> MemberReport {
+    MemberReport {
+        name: m.name.clone(),
+        kind: m.kind,
+        span: m.span.clone(),
+        errors: vec![internal_error(m, why)],
+        tree: Vec::new(),
+        millis: 0.0,
+        queries: 0,
+        smt_log: None,
+        cached: false,
+        reusable: false,
+    }
+}
+
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
         diag: Diagnostic::new(
@@ -692,18 +695,7 @@ fn verify_member(
     if cancelled() {
         return TaskOutput {
             route: route.map(|r| r.choices().to_vec()).unwrap_or_default(),
-            report: MemberReport {
-                name: m.name.clone(),
-                kind: m.kind,
-                span: m.span.clone(),
-                errors: vec![internal_error(m, CANCELLED)],
-                tree: Vec::new(),
-                millis: 0.0,
-                queries: 0,
-                smt_log: None,
-                cached: false,
-                reusable: false,
-            },
+            report: unverified_report(m, CANCELLED),
         };
     }
     let limits = Limits {

@@ -68,8 +68,8 @@ pub struct Solver<'z> {
     logged_vars: HashSet<String>,
     pub queries: u64,
     rlimit: u32,
-    /// The last query was stopped by the watchdog.
-    interrupted: bool,
+    /// What the last `unknown` answer meant (`classify_unknown`).
+    last_unknown: Answer,
     /// Answers given up (timeout, resource limit): results that another
     /// run might not reproduce.
     pub gave_up: u64,
@@ -131,7 +131,7 @@ impl<'z> Solver<'z> {
             logged_vars: HashSet::new(),
             queries: 0,
             rlimit: limits.rlimit,
-            interrupted: false,
+            last_unknown: Answer::Refuted,
             gave_up: 0,
             cancel: None,
         };
@@ -316,12 +316,15 @@ impl<'z> Solver<'z> {
     fn check_sat(&mut self) -> SatResult {
         if self.cancelled() {
             self.gave_up += 1;
+            self.last_unknown = Answer::GaveUp(GaveUp::Other("cancelled".to_string()));
             return SatResult::Unknown;
         }
         let (r, interrupted) = self.dog.run(|| self.s.check());
-        self.interrupted = interrupted;
-        if r == SatResult::Unknown && self.unknown() != Answer::Refuted {
-            self.gave_up += 1;
+        if r == SatResult::Unknown {
+            self.last_unknown = self.classify_unknown(interrupted);
+            if self.last_unknown != Answer::Refuted {
+                self.gave_up += 1;
+            }
         }
         r
     }
@@ -456,18 +459,20 @@ impl<'z> Solver<'z> {
         values
     }
 
+    /// What the last `unknown` from `check_sat` means.
+    fn unknown(&self) -> Answer {
+        self.last_unknown.clone()
+    }
+
     /// With model-based instantiation off, Z3 says `unknown` ("incomplete
     /// quantifiers") where it has a candidate model: that is a plain "no".
     /// Anything else (a limit, memory) means it gave up.
-    fn unknown(&self) -> Answer {
-        if self.cancelled() {
-            return Answer::GaveUp(GaveUp::Other("cancelled".to_string()));
-        }
+    fn classify_unknown(&self, interrupted: bool) -> Answer {
         let reason = self
             .s
             .get_reason_unknown()
             .unwrap_or_else(|| "unknown".to_string());
-        if self.interrupted {
+        if interrupted {
             Answer::GaveUp(GaveUp::Timeout)
         } else if reason.contains("incomplete") {
             Answer::Refuted
@@ -477,9 +482,7 @@ impl<'z> Solver<'z> {
             Answer::GaveUp(GaveUp::Other(reason))
         }
     }
-}
 
-impl Solver<'_> {
     /// Whether the context has spent at least one query's resource units.
     /// Z3 4.8's API reports a query stopped by `rlimit` only as "unknown";
     /// the context's count is cumulative, so this is necessary for a query
