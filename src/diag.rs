@@ -1,6 +1,7 @@
 //! Diagnostics: every error Sift reports, from the parser to the verifier.
 
-use crate::syntax::ast::Span;
+/// A byte range of the source: where a piece of syntax or an error is.
+pub type Span = std::ops::Range<usize>;
 
 /// The error kinds of LANGUAGE.md section 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
