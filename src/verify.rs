@@ -15,8 +15,9 @@ use crate::cache::Cache;
 use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
+use crate::record::words::{self, LimitNames};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
-use crate::symbolic::ctx::{Ctx, Failure};
+use crate::symbolic::ctx::{Ctx, Failure, Found};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
@@ -45,6 +46,9 @@ pub struct Options {
     pub keep_steps: bool,
     /// Infer the ghost statements left out (LANGUAGE.md section 4b).
     pub infer: bool,
+    /// How the front end names the solver's limits, for the note on a
+    /// proof the solver gave up on (the core names no flag or setting).
+    pub limit_names: LimitNames,
 }
 
 impl Default for Options {
@@ -56,6 +60,7 @@ impl Default for Options {
             smt_log: false,
             keep_steps: false,
             infer: true,
+            limit_names: LimitNames::default(),
         }
     }
 }
@@ -146,7 +151,7 @@ pub fn checked_program(
             report.stage = Stage::Check;
             report
                 .errors
-                .push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
+                .push(plain_error(Diagnostic::new(Kind::Internal, 0..0, msg)));
             Err(report)
         }
     }
@@ -173,6 +178,7 @@ fn file_errors(mut errors: Vec<ErrorReport>, members: &[MemberReport]) -> Vec<Er
 fn plain_error(diag: Diagnostic) -> ErrorReport {
     ErrorReport {
         diag,
+        reason: None,
         member: String::new(),
         trace: Vec::new(),
         counterexample: Vec::new(),
@@ -576,10 +582,11 @@ fn unverified_report(m: &Member, why: &str) -> MemberReport {
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
         diag: Diagnostic::new(
-            Kind::Type,
+            Kind::Internal,
             m.span.clone(),
             format!("internal error while verifying `{}`: {why}", m.name),
         ),
+        reason: None,
         member: m.name.clone(),
         trace: Vec::new(),
         counterexample: Vec::new(),
@@ -640,7 +647,8 @@ fn verify_member(
             .failures
             .drain(..)
             .map(|f| {
-                let replay = Some(if !replayed {
+                let (mut e, inputs) = render_failure(&m.name, f, &opts.limit_names);
+                e.replay = Some(if !replayed {
                     crate::concrete::replay::not_run("only methods and constructors are run")
                 } else {
                     crate::concrete::replay::replay(
@@ -648,13 +656,11 @@ fn verify_member(
                         source,
                         &m.class,
                         &m.member,
-                        (f.diag.kind, &f.diag.span),
-                        f.inputs.as_ref(),
+                        (e.diag.kind, &e.diag.span),
+                        inputs.as_ref(),
                         opts.infer,
                     )
                 });
-                let mut e = render_failure(&m.name, f);
-                e.replay = replay;
                 e
             })
             .collect();
@@ -708,7 +714,7 @@ const TRACE_STATE_ITEMS: usize = 200_000;
 fn render_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
-        what: step.what.clone(),
+        kind: step.kind.clone(),
         heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
         store: step
             .store
@@ -724,7 +730,7 @@ fn render_step(step: &Step) -> TraceStep {
 fn elided_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
-        what: step.what.clone(),
+        kind: step.kind.clone(),
         heap: Vec::new(),
         store: Vec::new(),
         pc: Vec::new(),
@@ -751,14 +757,33 @@ fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
     out
 }
 
-fn render_failure(member: &str, f: Failure) -> ErrorReport {
-    ErrorReport {
-        diag: f.diag,
+/// A failure's error report (the diagnostic laid out, the reason kept),
+/// and the inputs to replay it with.
+fn render_failure(
+    member: &str,
+    f: Failure,
+    names: &LimitNames,
+) -> (ErrorReport, Option<crate::symbolic::paths::ModelInputs>) {
+    let (diag, reason) = match f.found {
+        Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
+        Found::Internal { span, what } => (
+            Diagnostic::new(
+                Kind::Internal,
+                span,
+                format!("internal error: {what} (please report this)"),
+            ),
+            None,
+        ),
+    };
+    let error = ErrorReport {
+        diag,
+        reason,
         member: member.to_string(),
         trace: render_trace(&f.trace.steps()),
         counterexample: f.counterexample,
         replay: None,
-    }
+    };
+    (error, f.inputs)
 }
 
 /// Numbers the recorded steps; a parent always precedes its children

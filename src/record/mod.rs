@@ -2,7 +2,14 @@
 //! renders (text, JSON, `--trace`, the debugger, the language server).
 //! Plain data: the engine fills it, the renderers word it.
 
+pub mod failure;
+pub mod step;
+pub mod words;
+
 use crate::diag::{Diagnostic, Span};
+
+pub use failure::{ChunkName, Reason};
+pub use step::StepKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -17,7 +24,7 @@ pub enum Stage {
 #[derive(Clone, Debug)]
 pub struct TraceStep {
     pub span: Span,
-    pub what: String,
+    pub kind: StepKind,
     pub heap: Vec<String>,
     /// Variable and value, in name order.
     pub store: Vec<(String, String)>,
@@ -38,6 +45,9 @@ pub struct TreeNode {
 #[derive(Clone, Debug)]
 pub struct ErrorReport {
     pub diag: Diagnostic,
+    /// Why the path failed (`None` for errors without a path: parse,
+    /// type and internal errors).
+    pub reason: Option<Reason>,
     /// `Class.member` where the error was found (empty for parse errors).
     pub member: String,
     pub trace: Vec<TraceStep>,

@@ -8,8 +8,10 @@ use imbl::{HashSet, OrdMap, Vector};
 
 use super::heap::Heap;
 use super::term::Term;
-use crate::diag::{Kind, Label};
+use crate::diag::Kind;
 pub use crate::logic::path::{PathCondition, PcNode};
+use crate::record::StepKind;
+use crate::record::failure::Related;
 use crate::syntax::ast::Span;
 
 pub type Store = OrdMap<Arc<str>, Term>;
@@ -36,7 +38,7 @@ pub struct Obligation {
     /// How many failures this obligation met on this path.
     pub failures: u32,
     /// Secondary places to show (e.g. the callee's `requires`).
-    pub related: Vec<Label>,
+    pub related: Vec<(Span, Related)>,
     /// The store of the code that must establish the assertion, when the
     /// assertion is evaluated in a callee's store (for counterexamples).
     pub outer_store: Option<Store>,
@@ -69,7 +71,7 @@ impl Obligation {
 /// One recorded step: the state a statement or rule produced.
 pub struct Step {
     pub span: Span,
-    pub what: String,
+    pub kind: StepKind,
     pub heap: Heap,
     pub store: Store,
     pub pc: PathCondition,
@@ -181,10 +183,10 @@ impl State {
         s
     }
 
-    pub fn record(&mut self, span: Span, what: impl Into<String>) {
+    pub fn record(&mut self, span: Span, kind: StepKind) {
         let step = Step {
             span,
-            what: what.into(),
+            kind,
             heap: self.heap.clone(),
             store: self.store.clone(),
             pc: self.pc.clone(),
