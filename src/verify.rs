@@ -16,8 +16,10 @@ use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
 use crate::record::words::{self, LimitNames};
+use crate::record::{ChunkName, ChunkView};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 use crate::symbolic::ctx::{Ctx, Failure, Found};
+use crate::symbolic::heap::{Chunk, short_name};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
@@ -715,7 +717,7 @@ fn render_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
         kind: step.kind.clone(),
-        heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
+        heap: step.heap.iter().map(|(_, c)| chunk_view(c)).collect(),
         store: step
             .store
             .iter()
@@ -723,6 +725,17 @@ fn render_step(step: &Step) -> TraceStep {
             .collect(),
         pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
         elided: false,
+    }
+}
+
+fn chunk_view(c: &Chunk) -> ChunkView {
+    let of = match c {
+        Chunk::Field { field, .. } => ChunkName::Field(short_name(field).to_string()),
+        Chunk::Pred { pred, .. } => ChunkName::Predicate(short_name(pred).to_string()),
+    };
+    ChunkView {
+        of,
+        text: c.to_string(),
     }
 }
 

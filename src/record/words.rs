@@ -10,7 +10,7 @@ use std::fmt;
 use crate::diag::{Diagnostic, Kind};
 use crate::solver::GaveUp;
 
-use super::failure::{CloseLack, FailureView, Reason, Related};
+use super::failure::{ChunkView, CloseLack, FailureView, Reason, Related};
 use super::step::{Arm, Inferred, StepKind};
 
 impl fmt::Display for StepKind {
@@ -49,6 +49,12 @@ impl fmt::Display for StepKind {
                 }
             }
         }
+    }
+}
+
+impl fmt::Display for ChunkView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
