@@ -349,14 +349,7 @@ fn splits_paths(info: &ProgramInfo, m: &Member, opts: &Options) -> bool {
 
 fn has_join(stmts: &[crate::syntax::ast::Stmt]) -> bool {
     use crate::syntax::ast::StmtKind;
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Join(_) => true,
-        StmtKind::If { then, els, .. } => {
-            has_join(&then.stmts) || els.as_ref().is_some_and(|b| has_join(&b.stmts))
-        }
-        StmtKind::While { body, .. } => has_join(&body.stmts),
-        _ => false,
-    })
+    crate::syntax::walk::statements(stmts).any(|s| matches!(s.kind, StmtKind::Join(_)))
 }
 
 /// Verifies every member of a checked program; reports in source order.

@@ -203,7 +203,17 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
                 out.extend(els.take());
             }
             StmtKind::While { body, .. } => out.push(std::mem::replace(body, empty())),
-            _ => {}
+            StmtKind::Local { .. }
+            | StmtKind::Assign { .. }
+            | StmtKind::FieldAssign { .. }
+            | StmtKind::Call(_)
+            | StmtKind::Assert(_)
+            | StmtKind::Assume(_)
+            | StmtKind::Return(_)
+            | StmtKind::Open(_)
+            | StmtKind::Close(_)
+            | StmtKind::Use(_)
+            | StmtKind::Join(_) => {}
         }
     }
 }

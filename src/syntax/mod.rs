@@ -10,6 +10,7 @@ mod parse;
 mod scan;
 #[cfg(test)]
 mod tests;
+pub mod walk;
 
 use crate::diag::Diagnostic;
 
