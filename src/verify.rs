@@ -18,6 +18,8 @@ use crate::partition::Partition;
 use crate::record::words::{self, LimitNames};
 use crate::record::{ChunkName, ChunkView};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
+use crate::stack::with_big_stack;
+use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
 use crate::symbolic::ctx::{Ctx, Failure, Found};
 use crate::symbolic::heap::{Chunk, short_name};
 use crate::symbolic::program::ProgramInfo;
@@ -29,9 +31,6 @@ use crate::syntax::ast::Span;
 pub use crate::record::{
     ErrorReport, FileReport, MemberKind, MemberReport, Stage, TraceStep, TreeNode,
 };
-
-/// Stack for verifier threads; untouched pages cost nothing.
-const STACK_BYTES: usize = 1 << 30;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -121,9 +120,8 @@ pub fn checked_program(
     path: &str,
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
-    let src = source.to_string();
-    let front = on_big_stack(move || {
-        let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
+    let front = on_thread("sift-front", VERIFIER_STACK, || {
+        let mut program = crate::syntax::parse(source).map_err(|d| vec![d])?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             Ok(program)
@@ -149,8 +147,9 @@ pub fn checked_program(
             report.errors = errors.into_iter().map(plain_error).collect();
             Err(report)
         }
-        Err(msg) => {
+        Err(payload) => {
             report.stage = Stage::Check;
+            let msg = format!("internal error: {}", panic_message(&*payload));
             report
                 .errors
                 .push(plain_error(Diagnostic::new(Kind::Internal, 0..0, msg)));
@@ -186,48 +185,6 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
         counterexample: Vec::new(),
         replay: None,
     }
-}
-
-/// Runs `f` on a thread with a large stack; a panic becomes an error message.
-fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(f)
-        .map_err(|e| format!("cannot start a verifier thread: {e}"))?;
-    handle
-        .join()
-        .map_err(|p| format!("internal error: {}", panic_message(&p)))
-}
-
-/// Runs `f` on a thread with a large stack and returns its result; on the
-/// caller's stack if no thread can be started. A panic goes on in the caller.
-pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    let mut f = Some(f);
-    let mut out = None;
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(s, || f.take().map(|f| f()));
-        if let Ok(handle) = spawned {
-            match handle.join() {
-                Ok(v) => out = v,
-                Err(p) => std::panic::resume_unwind(p),
-            }
-        }
-    });
-    match (out, f) {
-        (Some(v), _) => v,
-        (None, Some(f)) => f(),
-        // `f` was taken by the thread, which returned its value.
-        (None, None) => unreachable!("the thread ran `f` and returned its value"),
-    }
-}
-
-fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".to_string())
 }
 
 #[derive(Clone)]
@@ -471,7 +428,7 @@ fn run_members(
             cancel.clone(),
         );
         let spawned = std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
+            .stack_size(VERIFIER_STACK)
             .spawn(move || {
                 while let Some(task) = queue.next() {
                     let m = &members[task.member];
@@ -661,7 +618,7 @@ fn verify_member(
             .collect();
         let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled();
         if let Err(p) = run {
-            errors.push(internal_error(m, &panic_message(&p)));
+            errors.push(internal_error(m, &panic_message(&*p)));
         }
         if cancelled() {
             errors.push(internal_error(m, CANCELLED));

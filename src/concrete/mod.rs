@@ -146,7 +146,7 @@ pub fn run_method(
     limits: Limits,
     infer: bool,
 ) -> Run {
-    crate::verify::with_big_stack(|| run_here(prog, source, class, method, inputs, limits, infer))
+    crate::stack::with_big_stack(|| run_here(prog, source, class, method, inputs, limits, infer))
 }
 
 fn run_here(

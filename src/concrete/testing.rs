@@ -54,7 +54,7 @@ pub fn test_method(
     opts: TestOptions,
 ) -> Vec<PathRow> {
     let src: Arc<str> = source.into();
-    let cases = crate::verify::with_big_stack(|| {
+    let cases = crate::stack::with_big_stack(|| {
         explore(info, &src, mi, opts.unroll, opts.timeout_ms, opts.infer)
     });
     let method = format!("{}.{}", mi.class, mi.decl.name.name);
