@@ -18,7 +18,7 @@ use sift::verify::{FileReport, Hooks, Options, Stage};
     name = "sift",
     version,
     about = "Sift verifies Java-like programs annotated with implicit dynamic frames contracts, by symbolic execution with Z3.",
-    after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage."
+    after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage.\n\nThe language and the verifier's contract: docs/language.md in the source repository."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,7 +35,7 @@ enum Command {
         /// The files to verify.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Print one JSON document (LANGUAGE.md section 7) instead of text.
+        /// Print one JSON document (docs/language.md section 10) instead of text.
         #[arg(long)]
         json: bool,
         /// Wall-clock backstop: give up on a single solver query after this

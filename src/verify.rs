@@ -45,7 +45,7 @@ pub struct Options {
     /// Keep every step of every path (`MemberReport::tree`), for stepping
     /// through the execution and for hovers; errors always keep their path.
     pub keep_steps: bool,
-    /// Infer the ghost statements left out (LANGUAGE.md section 4b).
+    /// Infer the ghost statements left out (docs/language.md section 6).
     pub infer: bool,
     /// How the front end names the solver's limits, for the note on a
     /// proof the solver gave up on (the core names no flag or setting).

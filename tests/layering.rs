@@ -135,3 +135,48 @@ fn the_scan_sees_paths_and_skips_comments_and_tests() {
     assert!(layer_of("logic") < layer_of("solver"));
     assert!(layer_of("solver") < layer_of("symbolic"));
 }
+
+/// Every text file of the repository (build output and installed packages
+/// aside).
+fn repository_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable directory") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let skipped = matches!(
+            name.as_deref(),
+            Some("target" | ".git" | "node_modules" | "out")
+        );
+        if path.is_dir() {
+            if !skipped {
+                repository_files(&path, out);
+            }
+        } else if std::fs::read_to_string(&path).is_ok() {
+            out.push(path);
+        }
+    }
+}
+
+/// The repository stands alone: its documents point at its own files
+/// (docs/language.md), never at the shared contract beside it.
+#[test]
+fn no_file_refers_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    repository_files(root, &mut files);
+    // Spelled in pieces so that this file does not name them itself.
+    let outside = [concat!("../", "shared"), concat!("LANGUAGE", ".md")];
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("text");
+        for (i, line) in text.lines().enumerate() {
+            if outside.iter().any(|o| line.contains(o)) {
+                found.push(format!("{}:{}: {line}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "references outside the repository:\n{}",
+        found.join("\n")
+    );
+}

@@ -29,7 +29,7 @@ pub struct PathRow {
     /// `name = value` for `this`, the parameters and the input objects'
     /// fields.
     pub inputs: Vec<(String, String)>,
-    /// `ok`, a kind of LANGUAGE.md section 6, `limit`, `assumed`,
+    /// `ok`, a kind of docs/language.md section 8, `limit`, `assumed`,
     /// `inputs-rejected` or `no-model`.
     pub outcome: String,
     pub line: Option<usize>,

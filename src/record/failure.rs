@@ -85,7 +85,7 @@ pub enum Related {
 }
 
 /// The obligation a failure broke: it decides the kind and place reported
-/// (LANGUAGE.md section 6).
+/// (docs/language.md section 8).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObligationView {
     pub kind: Kind,

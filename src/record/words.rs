@@ -160,7 +160,7 @@ fn path_end_label(kind: Kind) -> Option<&'static str> {
     }
 }
 
-/// A failure laid out as a diagnostic (LANGUAGE.md section 6): without an
+/// A failure laid out as a diagnostic (docs/language.md section 8): without an
 /// obligation, at the failure with its reason; with one, at the
 /// obligation's place with its headline, the failing conjunct and the
 /// reason as related places or notes.

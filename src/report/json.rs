@@ -1,4 +1,4 @@
-//! The `--json` document of LANGUAGE.md section 7.
+//! The `--json` document of docs/language.md section 10.
 
 use serde_json::{Value, json};
 

@@ -59,7 +59,7 @@ pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: Ter
 /// The snapshot of `l && r` (Figure 7, row 5, Figure 6, row 5): only the
 /// conjuncts that hold heap parts take a place in it, so opening an instance
 /// and closing it again unchanged gives back the very same snapshot
-/// (LANGUAGE.md section 4). `produce` splits snapshots the same way.
+/// (docs/language.md section 4). `produce` splits snapshots the same way.
 pub fn snapshot_shape(l: &Expr, r: &Expr) -> (bool, bool) {
     (is_spatial(l), is_spatial(r))
 }

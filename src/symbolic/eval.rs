@@ -1,7 +1,7 @@
 //! `eval` (paper Figure 5): expressions to terms, in continuation-passing
 //! style. The continuation also receives the state, because evaluation may
 //! learn facts (`using`, `opening`, branch conditions) that stay on the path
-//! (LANGUAGE.md section 4; paper section 4.1). The heap is never changed.
+//! (docs/language.md section 4; paper section 4.1). The heap is never changed.
 
 use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};

@@ -1,6 +1,6 @@
 //! What the engine needs to know about the checked program: members by
 //! name, contracts as single assertions, and the implicit parts of
-//! constructors (LANGUAGE.md section 2, paper section 4).
+//! constructors (docs/language.md section 2, paper section 4).
 
 use std::collections::{BTreeSet, HashMap};
 
