@@ -199,41 +199,27 @@ pub(crate) struct Member {
 }
 
 pub(crate) fn members(info: &ProgramInfo) -> Vec<Member> {
+    use crate::syntax::ast::MemberDecl;
     let mut out = Vec::new();
     for class in &info.program.classes {
         let c = &class.name.name;
-        for m in &class.methods {
+        for decl in class.members() {
+            let (kind, body) = match decl {
+                MemberDecl::Method(m) if m.is_constructor => {
+                    (MemberKind::Constructor, Some(m.body.span.clone()))
+                }
+                MemberDecl::Method(m) => (MemberKind::Method, Some(m.body.span.clone())),
+                MemberDecl::Pure(_) => (MemberKind::Pure, None),
+                MemberDecl::Predicate(_) => (MemberKind::Predicate, None),
+            };
+            let name = &decl.name().name;
             out.push(Member {
-                name: format!("{c}.{}", m.name.name),
-                kind: if m.is_constructor {
-                    MemberKind::Constructor
-                } else {
-                    MemberKind::Method
-                },
-                span: m.span.clone(),
-                body: Some(m.body.span.clone()),
+                name: format!("{c}.{name}"),
+                kind,
+                span: decl.span().clone(),
+                body,
                 class: c.clone(),
-                member: m.name.name.clone(),
-            });
-        }
-        for p in &class.pures {
-            out.push(Member {
-                name: format!("{c}.{}", p.name.name),
-                kind: MemberKind::Pure,
-                span: p.span.clone(),
-                body: None,
-                class: c.clone(),
-                member: p.name.name.clone(),
-            });
-        }
-        for q in &class.predicates {
-            out.push(Member {
-                name: format!("{c}.{}", q.name.name),
-                kind: MemberKind::Predicate,
-                span: q.span.clone(),
-                body: None,
-                class: c.clone(),
-                member: q.name.name.clone(),
+                member: name.clone(),
             });
         }
     }

@@ -1,49 +1,49 @@
 //! The one walk over statements that every analysis shares (assigned
 //! variables for loops and joins, `join` detection, the debugger's
-//! statement list, the language server's cost estimate, ...). Both
-//! functions match every statement form without a catch-all arm: a new
-//! form is a compile error here, and each analysis that needs to know
-//! about it matches on it exhaustively too.
+//! statement list, the language server's cost estimate, ...). `parts`
+//! matches every statement form without a catch-all arm: a new form is a
+//! compile error here, and each analysis that needs to know about it
+//! matches on it exhaustively too.
 
 use super::ast::{Block, Ident, Stmt, StmtKind};
 
-/// The blocks `s` holds, in source order (`then` before `else`).
-pub fn blocks(s: &Stmt) -> Vec<&Block> {
-    match &s.kind {
-        StmtKind::If { then, els, .. } => std::iter::once(then).chain(els.as_ref()).collect(),
-        StmtKind::While { body, .. } => vec![body],
-        StmtKind::Local { .. }
-        | StmtKind::Assign { .. }
-        | StmtKind::FieldAssign { .. }
-        | StmtKind::Call(_)
-        | StmtKind::Assert(_)
-        | StmtKind::Assume(_)
-        | StmtKind::Return(_)
-        | StmtKind::Open(_)
-        | StmtKind::Close(_)
-        | StmtKind::Use(_)
-        | StmtKind::Join(_) => Vec::new(),
-    }
+/// What the analyses need of one statement: the blocks it holds, in source
+/// order (`then` before `else`), and the local variable or parameter it
+/// itself assigns (what a loop or a `join` must forget).
+pub struct Parts<'a> {
+    pub blocks: Vec<&'a Block>,
+    pub assigned: Option<&'a Ident>,
 }
 
-/// The local variable or parameter `s` itself assigns (not its nested
-/// blocks): what a loop or a `join` must forget.
-pub fn assigned(s: &Stmt) -> Option<&Ident> {
-    match &s.kind {
-        StmtKind::Local { name, .. } => Some(name),
-        StmtKind::Assign { target, .. } => Some(target),
+pub fn parts(s: &Stmt) -> Parts<'_> {
+    let (blocks, assigned) = match &s.kind {
+        StmtKind::If { then, els, .. } => {
+            (std::iter::once(then).chain(els.as_ref()).collect(), None)
+        }
+        StmtKind::While { body, .. } => (vec![body], None),
+        StmtKind::Local { name, .. } => (Vec::new(), Some(name)),
+        StmtKind::Assign { target, .. } => (Vec::new(), Some(target)),
         StmtKind::FieldAssign { .. }
         | StmtKind::Call(_)
-        | StmtKind::If { .. }
-        | StmtKind::While { .. }
         | StmtKind::Assert(_)
         | StmtKind::Assume(_)
         | StmtKind::Return(_)
         | StmtKind::Open(_)
         | StmtKind::Close(_)
         | StmtKind::Use(_)
-        | StmtKind::Join(_) => None,
-    }
+        | StmtKind::Join(_) => (Vec::new(), None),
+    };
+    Parts { blocks, assigned }
+}
+
+/// The blocks `s` holds (`parts`).
+pub fn blocks(s: &Stmt) -> Vec<&Block> {
+    parts(s).blocks
+}
+
+/// The variable `s` itself assigns (`parts`).
+pub fn assigned(s: &Stmt) -> Option<&Ident> {
+    parts(s).assigned
 }
 
 /// Every statement of `stmts` and of the blocks nested in them, each
