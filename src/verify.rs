@@ -6,7 +6,7 @@
 //! on the thread count, on threads with large stacks (continuations nest
 //! once per block and per rule).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -15,16 +15,14 @@ use crate::cache::Cache;
 use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
-use crate::record::words::{self, LimitNames};
-use crate::record::{ChunkName, ChunkView};
+use crate::record::words::LimitNames;
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 use crate::stack::with_big_stack;
 use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
-use crate::symbolic::ctx::{Ctx, Failure, Found};
-use crate::symbolic::heap::{Chunk, short_name};
+use crate::symbolic::ctx::Ctx;
 use crate::symbolic::program::ProgramInfo;
+use crate::symbolic::recorded;
 use crate::symbolic::route::{Donate, Route};
-use crate::symbolic::state::Step;
 use crate::symbolic::validity;
 use crate::syntax::ast::Span;
 
@@ -585,7 +583,7 @@ fn verify_member(
             .failures
             .drain(..)
             .map(|f| {
-                let (mut e, inputs) = render_failure(&m.name, f, &opts.limit_names);
+                let (mut e, inputs) = recorded::error_report(&m.name, f, &opts.limit_names);
                 e.replay = Some(if !replayed {
                     crate::concrete::replay::not_run("only methods and constructors are run")
                 } else {
@@ -613,7 +611,7 @@ fn verify_member(
         let tree = ctx
             .all_steps
             .take()
-            .map(|steps| render_tree(&steps))
+            .map(|steps| recorded::tree(&steps))
             .unwrap_or_default();
         let queries = ctx.solver.queries;
         let smt_log = ctx
@@ -641,119 +639,4 @@ fn verify_member(
             },
         }
     })
-}
-
-/// How many heap chunks, store entries and facts the states of one error's
-/// trace may show in all (the last steps' states are kept; far beyond what
-/// a person reads, but a 100,000-step path with 100,000 variables would
-/// otherwise render 10^10 of them).
-const TRACE_STATE_ITEMS: usize = 200_000;
-
-fn render_step(step: &Step) -> TraceStep {
-    TraceStep {
-        span: step.span.clone(),
-        kind: step.kind.clone(),
-        heap: step.heap.iter().map(|(_, c)| chunk_view(c)).collect(),
-        store: step
-            .store
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
-        elided: false,
-    }
-}
-
-fn chunk_view(c: &Chunk) -> ChunkView {
-    let of = match c {
-        Chunk::Field { field, .. } => ChunkName::Field(short_name(field).to_string()),
-        Chunk::Pred { pred, .. } => ChunkName::Predicate(short_name(pred).to_string()),
-    };
-    ChunkView {
-        of,
-        text: c.to_string(),
-    }
-}
-
-/// A step without its state (see `TRACE_STATE_ITEMS`).
-fn elided_step(step: &Step) -> TraceStep {
-    TraceStep {
-        span: step.span.clone(),
-        kind: step.kind.clone(),
-        heap: Vec::new(),
-        store: Vec::new(),
-        pc: Vec::new(),
-        elided: true,
-    }
-}
-
-/// The trace of a failure, with the states of its last steps while they fit
-/// in `TRACE_STATE_ITEMS` (the last step's always).
-fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
-    let mut budget = TRACE_STATE_ITEMS;
-    let mut out: Vec<TraceStep> = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate().rev() {
-        let items = step.heap.len() + step.store.len() + step.pc.len();
-        if items <= budget || i + 1 == steps.len() {
-            budget = budget.saturating_sub(items);
-            out.push(render_step(step));
-        } else {
-            budget = 0;
-            out.push(elided_step(step));
-        }
-    }
-    out.reverse();
-    out
-}
-
-/// A failure's error report (the diagnostic laid out, the reason kept),
-/// and the inputs to replay it with.
-fn render_failure(
-    member: &str,
-    f: Failure,
-    names: &LimitNames,
-) -> (ErrorReport, Option<crate::symbolic::paths::ModelInputs>) {
-    let (diag, reason) = match f.found {
-        Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
-        Found::Internal { span, what } => (
-            Diagnostic::new(
-                Kind::Internal,
-                span,
-                format!("internal error: {what} (please report this)"),
-            ),
-            None,
-        ),
-    };
-    let error = ErrorReport {
-        diag,
-        reason,
-        member: member.to_string(),
-        trace: render_trace(&f.trace.steps()),
-        counterexample: f.counterexample,
-        replay: None,
-    };
-    (error, f.inputs)
-}
-
-/// Numbers the recorded steps; a parent always precedes its children
-/// because a step is recorded after the one it extends.
-fn render_tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
-    let mut index: HashMap<usize, usize> = HashMap::new();
-    let mut out = Vec::with_capacity(steps.len());
-    for step in steps {
-        let key = Arc::as_ptr(step) as usize;
-        if index.contains_key(&key) {
-            continue;
-        }
-        let parent = step
-            .parent
-            .as_ref()
-            .and_then(|p| index.get(&(Arc::as_ptr(p) as usize)).copied());
-        index.insert(key, out.len());
-        out.push(TreeNode {
-            parent,
-            step: render_step(step),
-        });
-    }
-    out
 }

@@ -10,6 +10,7 @@ pub mod infer;
 pub mod paths;
 pub mod produce;
 pub mod program;
+pub mod recorded;
 pub mod route;
 pub mod state;
 pub mod validity;
