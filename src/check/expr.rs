@@ -178,6 +178,18 @@ impl Checker {
         Ty::Err
     }
 
+    /// Records what the local or parameter `id` refers to.
+    pub(super) fn bind(&mut self, id: &Ident) {
+        if let Some(l) = self.scopes.lookup(&id.name) {
+            let binding = crate::syntax::ast::Binding {
+                param: l.param,
+                name: l.span.clone(),
+                decl: l.decl.clone(),
+            };
+            self.bindings.insert(id.span.start, binding);
+        }
+    }
+
     /// What the bare name `name` denotes here.
     pub(super) fn lookup_name(&self, name: &str) -> Resolved {
         if let Some(l) = self.scopes.lookup(name) {
@@ -202,6 +214,7 @@ impl Checker {
     fn name(&mut self, e: &mut Expr, id: Ident) -> Ty {
         match self.lookup_name(&id.name) {
             Resolved::Local(t) => {
+                self.bind(&id);
                 e.kind = ExprKind::Var(id);
                 t
             }

@@ -52,6 +52,7 @@ fn check_here(program: &mut Program) -> Vec<Diagnostic> {
         table,
         diags,
         scopes: Scopes::default(),
+        bindings: Default::default(),
         ctx: Ctx::new(0),
         quiet_forms: 0,
     };
@@ -66,6 +67,7 @@ fn check_here(program: &mut Program) -> Vec<Diagnostic> {
             checker.predicate(ci, pi, pred);
         }
     }
+    program.bindings = checker.bindings;
     let mut diags = checker.diags;
     diags.sort_by_key(|d| d.span.start);
     // A chained comparison `a < b < c` shares `b` between two comparisons:
@@ -120,6 +122,9 @@ pub(crate) struct Checker {
     table: Table,
     diags: Vec<Diagnostic>,
     scopes: Scopes,
+    /// Each use of a local or parameter and its declaration
+    /// (`Program::bindings`).
+    bindings: std::collections::HashMap<usize, crate::syntax::ast::Binding>,
     ctx: Ctx,
     /// While positive, misplaced assertion forms are not reported (inside an
     /// already reported `untouched`).
@@ -166,6 +171,8 @@ impl Checker {
                 name: p.name.name.clone(),
                 ty: ty.clone(),
                 span: p.name.span.clone(),
+                decl: p.ty.span.start..p.name.span.end,
+                param: true,
             });
         }
     }

@@ -11,6 +11,9 @@ pub struct Local {
     pub ty: Ty,
     /// The span of the declaring name.
     pub span: Span,
+    /// The whole declaration, and whether it is a parameter.
+    pub decl: Span,
+    pub param: bool,
 }
 
 /// Nested blocks of locals. Java forbids a local to shadow another local or
@@ -157,6 +160,8 @@ mod tests {
             name: n.into(),
             ty: Ty::Int,
             span: at..at + 1,
+            decl: at..at + 1,
+            param: false,
         };
         assert!(s.declare(l("a", 0)).is_ok());
         s.push();

@@ -66,6 +66,7 @@ impl Checker {
     fn stmt(&mut self, s: &mut Stmt) -> Option<Ends> {
         self.ctx.clause = Clause::Code;
         self.field_assign_of_this(s);
+        let stmt_span = s.span.clone();
         match &mut s.kind {
             StmtKind::Local { ty, name, init } => {
                 let t = self.table.resolve_type(ty, &mut self.diags);
@@ -76,6 +77,8 @@ impl Checker {
                     name: name.name.clone(),
                     ty: t,
                     span: name.span.clone(),
+                    decl: stmt_span,
+                    param: false,
                 };
                 if let Err(prev) = self.scopes.declare(local) {
                     let d = error(
@@ -90,7 +93,10 @@ impl Checker {
             }
             StmtKind::Assign { target, value } => {
                 let t = match self.lookup_name(&target.name) {
-                    Resolved::Local(t) => t,
+                    Resolved::Local(t) => {
+                        self.bind(target);
+                        t
+                    }
                     // Turned into a `FieldAssign` above.
                     Resolved::Field(..) => Ty::Err,
                     Resolved::StaticField => {

@@ -459,3 +459,30 @@ fn dump_type_programs() {
         }
     }
 }
+
+#[test]
+fn uses_of_locals_and_parameters_are_bound_to_their_declarations() {
+    let src =
+        "class A { void m(int p) { if (p > 0) { int x = p; x = 1; } int x = 2; x = x + p; } }";
+    let mut program = crate::syntax::parse(src).expect("parses");
+    assert!(crate::check::check(&mut program).is_empty());
+    let at = |needle: &str| src.find(needle).expect("in the source");
+    let bound = |use_at: usize| {
+        program
+            .bindings
+            .get(&use_at)
+            .map(|b| (b.param, b.name.start))
+    };
+    let param = Some((true, at("p)")));
+    let first_x = Some((false, at("x = p")));
+    let second_x = Some((false, at("x = 2")));
+    assert_eq!(bound(at("p > 0")), param);
+    assert_eq!(bound(at("p; x")), param);
+    assert_eq!(bound(at("x = 1")), first_x);
+    assert_eq!(bound(at("x = x")), second_x);
+    assert_eq!(bound(at("x + p")), second_x);
+    assert_eq!(bound(at("p; } }")), param);
+    let decl = &program.bindings[&at("x + p")].decl;
+    assert_eq!(&src[decl.clone()], "int x = 2;");
+    assert_eq!(&src[program.bindings[&at("p > 0")].decl.clone()], "int p");
+}

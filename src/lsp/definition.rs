@@ -2,8 +2,9 @@
 //! definition, and the declaration part of hovers).
 //!
 //! The checker resolves fields (`Field::class`), calls (`Call::target`) and
-//! bare names (`Var` or a field of `this`) in place; locals and parameters
-//! are found here by walking the scopes of the member.
+//! bare names (`Var` or a field of `this`) in place, and records what each
+//! use of a local or parameter refers to (`Program::bindings`); this module
+//! only finds the name at the cursor.
 
 use crate::syntax::ast::*;
 
@@ -57,7 +58,6 @@ pub fn symbol_at(program: &Program, offset: usize) -> Option<Symbol> {
         program,
         offset,
         class: 0,
-        scopes: Vec::new(),
     };
     w.program()
 }
@@ -67,8 +67,6 @@ struct Walker<'a> {
     offset: usize,
     /// The class being walked.
     class: usize,
-    /// Parameters and locals in scope (name, declaration), innermost last.
-    scopes: Vec<Vec<(String, Symbol)>>,
 }
 
 impl<'a> Walker<'a> {
@@ -125,7 +123,6 @@ impl<'a> Walker<'a> {
     }
 
     fn params(&mut self, params: &[Param]) -> Option<Symbol> {
-        self.scopes = vec![Vec::new()];
         for p in params {
             if let Some(s) = self.ty(&p.ty) {
                 return Some(s);
@@ -139,17 +136,8 @@ impl<'a> Walker<'a> {
             if contains(&p.name.span, self.offset) {
                 return Some(s);
             }
-            self.declare(&p.name.name, s);
         }
         None
-    }
-
-    fn declare(&mut self, name: &str, s: Symbol) {
-        let entry = (name.to_string(), s);
-        match self.scopes.last_mut() {
-            Some(frame) => frame.push(entry),
-            None => self.scopes.push(vec![entry]),
-        }
     }
 
     fn method(&mut self, class: &'a Class, m: &'a Method) -> Option<Symbol> {
@@ -199,30 +187,11 @@ impl<'a> Walker<'a> {
     }
 
     fn block(&mut self, b: &Block) -> Option<Symbol> {
-        self.scopes.push(Vec::new());
-        let found = self.stmts(&b.stmts);
-        self.scopes.pop();
-        found
-    }
-
-    fn stmts(&mut self, stmts: &[Stmt]) -> Option<Symbol> {
-        for st in stmts {
-            if contains(&st.span, self.offset)
-                && let Some(s) = self.stmt(st)
-            {
-                return Some(s);
-            }
-            if let StmtKind::Local { name, .. } = &st.kind {
-                let s = Symbol {
-                    kind: SymbolKind::Local,
-                    name: name.span.clone(),
-                    decl: st.span.clone(),
-                    class: String::new(),
-                };
-                self.declare(&name.name, s);
-            }
-        }
-        None
+        let offset = self.offset;
+        b.stmts
+            .iter()
+            .filter(|st| contains(&st.span, offset))
+            .find_map(|st| self.stmt(st))
     }
 
     fn stmt(&mut self, st: &Stmt) -> Option<Symbol> {
@@ -295,16 +264,20 @@ impl<'a> Walker<'a> {
         None
     }
 
-    /// A bare name: a local or parameter, else a field of the current class.
+    /// A bare name: a local or parameter (as the checker bound it), else a
+    /// field of the current class.
     fn name(&self, id: &Ident) -> Option<Symbol> {
-        let local = self
-            .scopes
-            .iter()
-            .rev()
-            .flat_map(|f| f.iter().rev())
-            .find(|(n, _)| *n == id.name);
-        if let Some((_, s)) = local {
-            return Some(s.clone());
+        if let Some(b) = self.program.bindings.get(&id.span.start) {
+            return Some(Symbol {
+                kind: if b.param {
+                    SymbolKind::Param
+                } else {
+                    SymbolKind::Local
+                },
+                name: b.name.clone(),
+                decl: b.decl.clone(),
+                class: String::new(),
+            });
         }
         let class = self.program.classes.get(self.class)?;
         class

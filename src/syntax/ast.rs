@@ -15,6 +15,20 @@ pub struct Ident {
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub classes: Vec<Class>,
+    /// Filled by the checker: what each use of a local variable or
+    /// parameter refers to, by the use's start offset.
+    pub bindings: std::collections::HashMap<usize, Binding>,
+}
+
+/// The declaration a local variable or parameter name refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub param: bool,
+    /// The declaring name.
+    pub name: Span,
+    /// The whole declaration (`int x` of a parameter, the statement of a
+    /// local).
+    pub decl: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -93,7 +93,10 @@ pub fn program(src: &str) -> R<Program> {
             classes.push(b.class(p)?);
         }
     }
-    Ok(Program { classes })
+    Ok(Program {
+        classes,
+        bindings: Default::default(),
+    })
 }
 
 pub struct Builder<'s> {
