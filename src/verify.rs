@@ -119,12 +119,12 @@ pub fn checked_program(
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let front = on_thread("sift-front", VERIFIER_STACK, || {
-        let mut program = crate::syntax::parse(source).map_err(|d| vec![d])?;
+        let mut program = crate::syntax::parse(source).map_err(|d| (Stage::Parse, vec![d]))?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             Ok(program)
         } else {
-            Err(errors)
+            Err((Stage::Check, errors))
         }
     });
     let mut report = FileReport {
@@ -136,12 +136,8 @@ pub fn checked_program(
     };
     match front {
         Ok(Ok(p)) => Ok((p, report)),
-        Ok(Err(errors)) => {
-            report.stage = if errors.iter().any(|d| d.kind == Kind::Parse) {
-                Stage::Parse
-            } else {
-                Stage::Check
-            };
+        Ok(Err((stage, errors))) => {
+            report.stage = stage;
             report.errors = errors.into_iter().map(plain_error).collect();
             Err(report)
         }

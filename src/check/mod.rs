@@ -42,7 +42,8 @@ pub fn check(program: &mut Program) -> Vec<Diagnostic> {
 
 /// Reported if the checker itself fails, so that no unchecked tree goes on.
 fn internal() -> Diagnostic {
-    error(0..0, "internal error in the type checker").with_label("checking stopped here")
+    Diagnostic::new(Kind::Internal, 0..0, "internal error in the type checker")
+        .with_label("checking stopped here")
 }
 
 fn check_here(program: &mut Program) -> Vec<Diagnostic> {

@@ -194,7 +194,7 @@ pub fn at_token(src: &str, pos: usize, wanted: &str, help: &str) -> Box<Diagnost
 /// The builder's error for a broken invariant of the grammar (a bug).
 pub fn internal(span: Span) -> Box<Diagnostic> {
     Box::new(
-        Diagnostic::new(Kind::Parse, span, "internal parser error")
+        Diagnostic::new(Kind::Internal, span, "internal parser error")
             .with_label("the parser could not handle this"),
     )
 }
