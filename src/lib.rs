@@ -8,6 +8,7 @@ pub mod concrete;
 pub mod debug;
 pub mod diag;
 pub mod input;
+pub mod lower;
 pub mod lsp;
 pub mod partition;
 pub mod progress;

@@ -211,6 +211,7 @@ pub fn checked_program(
         let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
+            crate::lower::program(&mut program, &src);
             Ok(program)
         } else {
             Err(errors)

@@ -4,6 +4,7 @@
 use super::calls::Site;
 use super::positions::{Form, Pos, misplaced, misplaced_old, new_in_expression};
 use super::scope::suggest;
+use super::steps::{GHOST_EXPR, SOME_PATHS};
 use super::types::Ty;
 use super::{Checker, error, mismatch};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, MemberKind, Span, UnOp};
@@ -74,8 +75,7 @@ impl Checker {
                     c.span.clone(),
                     "the condition of `?:` must be a `bool`",
                 );
-                let ta = self.expr(a, pos);
-                let tb = self.expr(b, pos);
+                let (ta, tb) = self.banning(SOME_PATHS, |c| (c.expr(a, pos), c.expr(b, pos)));
                 match ta.join(&tb) {
                     Some(t) => t,
                     None => {
@@ -97,14 +97,15 @@ impl Checker {
                 }
                 self.expr(a, Pos::Value)
             }
-            ExprKind::Opening(call, body) => {
-                self.call(call, Site::Opening);
-                self.expr(body, Pos::Value)
-            }
-            ExprKind::Using(call, body) => {
-                self.call(call, Site::Using);
-                self.expr(body, Pos::Value)
-            }
+            ExprKind::Opening(call, body) => self.banning(GHOST_EXPR, |c| {
+                c.call(call, Site::Opening);
+                c.expr(body, Pos::Value)
+            }),
+            ExprKind::Using(call, body) => self.banning(GHOST_EXPR, |c| {
+                c.call(call, Site::Using);
+                c.expr(body, Pos::Value)
+            }),
+            ExprKind::PostStep(op, target) => self.post_step(*op, target, span),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
                 self.acc_arg(a);
@@ -328,7 +329,10 @@ impl Checker {
             _ => (Pos::Value, Pos::Value),
         };
         let ta = self.expr(a, pa);
-        let tb = self.expr(b, pb);
+        let tb = match op {
+            BinOp::And | BinOp::Or | BinOp::Implies => self.banning(SOME_PATHS, |c| c.expr(b, pb)),
+            _ => self.expr(b, pb),
+        };
         let (operand, result) = match op {
             BinOp::And | BinOp::Or | BinOp::Implies => (Ty::Bool, Ty::Bool),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (Ty::Int, Ty::Bool),

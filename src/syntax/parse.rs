@@ -162,6 +162,7 @@ impl Builder<'_> {
         let kind = match inner.as_rule() {
             Rule::kw_int => TypeKind::Int,
             Rule::kw_bool => TypeKind::Bool,
+            Rule::kw_object => TypeKind::Class(OBJECT.to_string()),
             Rule::ident => TypeKind::Class(inner.as_str().to_string()),
             _ => return Err(internal(span)),
         };
@@ -380,16 +381,13 @@ impl Builder<'_> {
             Rule::open_stmt => StmtKind::Open(self.keyword_call(&mut k, "open")?),
             Rule::close_stmt => StmtKind::Close(self.keyword_call(&mut k, "close")?),
             Rule::use_stmt => StmtKind::Use(self.keyword_call(&mut k, "use")?),
-            Rule::local_stmt => {
-                let ty = self.ty(&k.expect(Rule::ty)?)?;
-                let name = ident(&k.expect(Rule::ident)?);
-                let init = match k.eat(Rule::assign) {
-                    Some(_) => Some(expr::expr(self, k.expect(Rule::expr)?, 0)?),
-                    None => None,
-                };
-                StmtKind::Local { ty, name, init }
+            Rule::for_stmt => self.for_stmt(&mut k, depth)?,
+            Rule::local_stmt => self.local_head(k.expect(Rule::local_head)?)?,
+            Rule::simple_stmt => {
+                let head = k.expect(Rule::simple_head)?;
+                let semi = k.expect(Rule::semi)?;
+                self.simple_head(head, semi.as_span().start())?
             }
-            Rule::simple_stmt => self.simple_stmt(&mut k)?,
             _ => return Err(internal(span)),
         };
         Ok(Stmt { kind, span })
@@ -437,9 +435,91 @@ impl Builder<'_> {
         }
     }
 
-    /// `x = e;`, `e.f = e;` or `call;`.
-    fn simple_stmt(&self, k: &mut Kids) -> R<StmtKind> {
+    /// `T x` or `T x = e` (of a statement or a `for` header).
+    fn local_head(&self, p: P) -> R<StmtKind> {
+        let mut k = Kids::of(p);
+        let ty = self.ty(&k.expect(Rule::ty)?)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        let init = match k.eat(Rule::assign) {
+            Some(_) => Some(expr::expr(self, k.expect(Rule::expr)?, 0)?),
+            None => None,
+        };
+        Ok(StmtKind::Local { ty, name, init })
+    }
+
+    /// `for (init; cond; update) invariant I; { body }`.
+    fn for_stmt(&self, k: &mut Kids, depth: Depth) -> R<StmtKind> {
+        k.expect(Rule::kw_for)?;
+        let open = k.expect(Rule::lparen)?;
+        let init = match k.eat(Rule::for_init) {
+            Some(p) => {
+                let semi = k.peek_start().unwrap_or(open.as_span().end());
+                Some(self.header_stmt(p, semi)?)
+            }
+            None => None,
+        };
+        k.expect(Rule::semi)?;
+        let cond = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+        let semi = k.expect(Rule::semi)?;
+        let update = match k.eat(Rule::for_update) {
+            Some(p) => {
+                let close = k.peek_start().unwrap_or(semi.as_span().end());
+                Some(self.header_stmt(p, close)?)
+            }
+            None => None,
+        };
+        k.expect(Rule::rparen)?;
+        let mut invariants = Vec::new();
+        while let Some(c) = k.eat(Rule::invariant_clause) {
+            invariants.push(self.clause(c)?);
+        }
+        let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
+        Ok(StmtKind::For(Box::new(For {
+            init,
+            cond,
+            update,
+            invariants,
+            body,
+        })))
+    }
+
+    /// The `init` or `update` of a `for` header: a statement without its
+    /// `;`. `next` is where the token after it starts.
+    fn header_stmt(&self, p: P, next: usize) -> R<Stmt> {
+        let q = p.into_inner().next().ok_or_else(|| internal(next..next))?;
+        // The head may span the blanks before the next token: end at its
+        // last token (the last pair in pre-order; tokens have no inner pairs).
+        let start = q.as_span().start();
+        let end = q
+            .clone()
+            .into_inner()
+            .flatten()
+            .last()
+            .map_or(q.as_span().end(), |l| l.as_span().end());
+        let kind = match q.as_rule() {
+            Rule::local_head => self.local_head(q)?,
+            _ => self.simple_head(q, next)?,
+        };
+        Ok(Stmt {
+            kind,
+            span: start..end,
+        })
+    }
+
+    /// `x = e`, `e.f = e`, `x op= e`, `x++` or `call`; `next` is where the
+    /// token after it (`;` or `)`) starts.
+    fn simple_head(&self, p: P, next: usize) -> R<StmtKind> {
+        let mut k = Kids::of(p);
         let lhs = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+        if let Some(op) = update_op(k.peek_rule()) {
+            k.next()?;
+            let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+            return Ok(StmtKind::Update {
+                target: lhs.expr,
+                op,
+                value: Some(value),
+            });
+        }
         if let Some(eq) = k.eat(Rule::assign) {
             let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
             return match lhs.expr.kind {
@@ -463,18 +543,23 @@ impl Builder<'_> {
                 }
             };
         }
-        let semi = k.expect(Rule::semi)?;
         match lhs.expr.kind {
             ExprKind::Call(_) => Ok(StmtKind::Call(lhs.expr)),
+            // `x++;`: the update `x += 1`.
+            ExprKind::PostStep(step, target) => Ok(StmtKind::Update {
+                target: *target,
+                op: step.bin_op(),
+                value: None,
+            }),
             ExprKind::New { .. } => Err(at_token(
                 self.src,
-                semi.as_span().start(),
+                next,
                 "`=` or a method call",
                 "assign the new object: `C x = new C(...);`",
             )),
             _ => Err(at_token(
                 self.src,
-                semi.as_span().start(),
+                next,
                 "`=` or a method call",
                 "a statement that is an expression must be a method call, like `x.m();`",
             )),
@@ -533,4 +618,16 @@ impl Builder<'_> {
         }
         Err(internal(span))
     }
+}
+
+/// The operator of a compound assignment token (`+=` ...).
+fn update_op(rule: Option<Rule>) -> Option<BinOp> {
+    Some(match rule? {
+        Rule::op_add_assign => BinOp::Add,
+        Rule::op_sub_assign => BinOp::Sub,
+        Rule::op_mul_assign => BinOp::Mul,
+        Rule::op_div_assign => BinOp::Div,
+        Rule::op_rem_assign => BinOp::Mod,
+        _ => return None,
+    })
 }
