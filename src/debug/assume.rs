@@ -6,7 +6,7 @@
 
 use super::tree::Tree;
 use crate::syntax::ast::Span;
-use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
+use crate::syntax::ast::{Block, Expr, Method, Stmt, StmtKind};
 
 /// Where and what to insert.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,12 +138,12 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             (false, None) => Point::After(s.span.end),
         });
     }
-    let looping = |s: &Stmt| matches!(&s.kind, StmtKind::While { cond, .. } if cond.span == *span);
+    let looping = |s: &Stmt| loop_parts(s).is_some_and(|(cond, _)| cond.span == *span);
     if what.starts_with("loop body") || what.starts_with("after the loop") {
         let Some(s) = stmt_at(&looping) else {
             return Err(unknown(what));
         };
-        let StmtKind::While { body, .. } = &s.kind else {
+        let Some((_, body)) = loop_parts(s) else {
             return Err(unknown(what));
         };
         return Ok(if what.starts_with("loop body") {
@@ -155,14 +155,28 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
     match stmt_at(&|s| s.span == *span) {
         Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
         Some(s) => Ok(Point::After(s.span.end)),
-        None => Err(unknown(what)),
+        // A step inside a statement (of the statements `x++` in an `if`
+        // condition is lowered to): before the innermost one holding it.
+        None => match stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end) {
+            Some(s) => Ok(Point::Before(s.span.start)),
+            None => Err(unknown(what)),
+        },
+    }
+}
+
+/// The condition and body of a `while` or `for` loop.
+fn loop_parts(s: &Stmt) -> Option<(&Expr, &Block)> {
+    match &s.kind {
+        StmtKind::While { cond, body, .. } => Some((cond, body)),
+        StmtKind::For(f) => Some((&f.cond, &f.body)),
+        _ => None,
     }
 }
 
 /// Whether the path to `n` is inside the body of the loop `s` (a failure
 /// in an invariant is then at the end of the body, not before the loop).
 fn in_loop_body(tree: &Tree, n: usize, s: &Stmt) -> bool {
-    let StmtKind::While { cond, .. } = &s.kind else {
+    let Some((cond, _)) = loop_parts(s) else {
         return false;
     };
     tree.path(n).into_iter().any(|p| {
@@ -193,6 +207,9 @@ fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
                 work.push(then.stmts.iter());
             }
             StmtKind::While { body, .. } => work.push(body.stmts.iter()),
+            // Not `init` and `update`: nothing can be inserted into the
+            // header; their steps count as the loop's.
+            StmtKind::For(f) => work.push(f.body.stmts.iter()),
             _ => {}
         }
     }
