@@ -35,7 +35,8 @@ checkRules(grammar, 'grammar');
 
 // The keywords of LANGUAGE.md section 1 are all highlighted.
 const keywords = `class static void int bool pure predicate requires ensures invariant return if else while new
-  null this result true false acc old untouched opening using in open close use assert assume join`.split(/\s+/);
+  null this result true false acc old untouched opening using in open close use assert assume join for
+  Object`.split(/\s+/);
 const grammarText = JSON.stringify(grammar.repository.keywords);
 for (const k of keywords) {
   if (!new RegExp(`\\b${k}\\b`).test(grammarText)) throw new Error(`keyword \`${k}\` is not highlighted`);

@@ -153,3 +153,43 @@ fn malformed_updates_are_parse_errors() {
         assert!(parse(&whole).is_err(), "{src}");
     }
 }
+
+/// The VS Code grammar (the only editor grammar: the Neovim plugin is a
+/// language server client without a syntax file) highlights every reserved
+/// word and the update operators.
+#[test]
+fn the_editor_grammar_knows_the_new_forms() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/editors/vscode/syntaxes/sift.tmLanguage.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the grammar");
+    let grammar: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let matches = |section: &str| -> Vec<String> {
+        grammar["repository"][section]["patterns"]
+            .as_array()
+            .expect("patterns")
+            .iter()
+            .filter_map(|p| p["match"].as_str().map(str::to_string))
+            .collect()
+    };
+    let words: Vec<String> = matches("keywords")
+        .iter()
+        .flat_map(|m| {
+            m.replace(r"\b", " ")
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for word in super::super::scan::RESERVED {
+        assert!(
+            words.iter().any(|w| w == word),
+            "`{word}` is not highlighted"
+        );
+    }
+    let operators = matches("operators");
+    for op in [r"\+\+|--", "[-+*/%]="] {
+        assert!(operators.iter().any(|m| m == op), "no `{op}` pattern");
+    }
+}
