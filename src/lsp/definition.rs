@@ -522,3 +522,7 @@ fn predicate_symbol(c: &Class, q: &Predicate) -> Symbol {
         class: c.name.name.clone(),
     }
 }
+
+#[cfg(test)]
+#[path = "definition_tests.rs"]
+mod tests;
