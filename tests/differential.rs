@@ -267,6 +267,7 @@ fn the_generator_is_deterministic_and_varied() {
         "+= ",
         "/= ",
         "++ * 2",
+        "++ : ",
     ] {
         assert!(all.contains(construct), "no `{construct}` generated");
     }

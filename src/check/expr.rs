@@ -4,7 +4,7 @@
 use super::calls::Site;
 use super::positions::{Form, Pos, misplaced, misplaced_old, new_in_expression};
 use super::scope::suggest;
-use super::steps::{GHOST_EXPR, SOME_PATHS};
+use super::steps::GHOST_EXPR;
 use super::types::Ty;
 use super::{Checker, error, mismatch};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, MemberKind, Span, UnOp};
@@ -75,7 +75,8 @@ impl Checker {
                     c.span.clone(),
                     "the condition of `?:` must be a `bool`",
                 );
-                let (ta, tb) = self.banning(SOME_PATHS, |c| (c.expr(a, pos), c.expr(b, pos)));
+                let ta = self.expr(a, pos);
+                let tb = self.expr(b, pos);
                 match ta.join(&tb) {
                     Some(t) => t,
                     None => {
@@ -329,10 +330,7 @@ impl Checker {
             _ => (Pos::Value, Pos::Value),
         };
         let ta = self.expr(a, pa);
-        let tb = match op {
-            BinOp::And | BinOp::Or | BinOp::Implies => self.banning(SOME_PATHS, |c| c.expr(b, pb)),
-            _ => self.expr(b, pb),
-        };
+        let tb = self.expr(b, pb);
         let (operand, result) = match op {
             BinOp::And | BinOp::Or | BinOp::Implies => (Ty::Bool, Ty::Bool),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (Ty::Int, Ty::Bool),

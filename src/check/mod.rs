@@ -141,7 +141,7 @@ pub(crate) struct Checker {
     /// already reported `untouched`).
     quiet_forms: u32,
     /// Set where code may not hold a postfix `x++` (a loop condition, a
-    /// ghost statement, an operand evaluated only on some paths): why not.
+    /// ghost statement): why not.
     step_ban: Option<&'static str>,
 }
 

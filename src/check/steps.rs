@@ -3,13 +3,12 @@
 //!
 //! A postfix update changes the state in the middle of an expression. Sift
 //! lowers it to statements before verification (`crate::lower`), which is
-//! exact only where the expression is evaluated once, completely and before
-//! the statement acts: so not in a loop condition (evaluated again before
-//! every iteration), not in a ghost statement or form (`open`, `opening`,
-//! `use`, `using`: they stand for proof steps, not computation), and not in
-//! an operand that only some paths evaluate (the right of `&&`, `||`, `==>`
-//! and the branches of `?:`). Contracts, assertions and pure method bodies
-//! describe states and never hold one.
+//! exact only where the expression is evaluated once, before the statement
+//! acts: so not in a loop condition (evaluated again before every
+//! iteration, where the invariant must already hold), and not in a ghost
+//! statement or form (`open`, `opening`, `use`, `using`: they stand for
+//! proof steps, not computation). Contracts, assertions and pure method
+//! bodies describe states and never hold one.
 
 use super::expr::Resolved;
 use super::positions::{Clause, Pos};
@@ -19,7 +18,6 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, StepOp};
 
 pub const LOOP_CONDITION: &str = "a loop condition is evaluated again before every iteration";
 pub const GHOST_EXPR: &str = "ghost statements and forms stand for proof steps, not computation";
-pub const SOME_PATHS: &str = "this operand is evaluated only on some paths (the right of `&&`, `||`, `==>`, a branch of `?:`)";
 
 impl Checker {
     /// Runs `f` with postfix updates banned for the reason `why` (an outer

@@ -9,7 +9,9 @@
 //!   before it: the old value into a temporary, then the update; the
 //!   expression reads the temporary. Java evaluates operands left to right,
 //!   so every operand evaluated before an update that could change what it
-//!   reads is first captured in a temporary too ([`footprint`]).
+//!   reads is first captured in a temporary too ([`footprint`]). An update
+//!   in an operand evaluated only on some paths (the right of `&&`, `||`,
+//!   `==>`, a branch of `?:`) runs under an `if` that takes those paths.
 //! - `for (init; c; update) invariant I; { s }` becomes
 //!   `init; while (c) invariant I; { s update; }` in the enclosing block: the
 //!   checker kept `init`'s variable local to the loop, so no later statement
@@ -266,6 +268,14 @@ impl Lowerer<'_> {
                 args: self.seq(args, site, out),
             },
             ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(self.expr(*a, site, out))),
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b)
+                if has_step(&b) =>
+            {
+                return self.short_circuit(op, *a, *b, span, site, out);
+            }
+            ExprKind::Cond(c, a, b) if has_step(&a) || has_step(&b) => {
+                return self.conditional(*c, *a, *b, span, site, out);
+            }
             ExprKind::Binary(op, a, b) => {
                 let mut ops = self.seq(vec![*a, *b], site, out).into_iter();
                 match (ops.next(), ops.next()) {
@@ -273,12 +283,65 @@ impl Lowerer<'_> {
                     _ => ExprKind::Bool(false),
                 }
             }
-            // The branches hold no updates (the checker bans them there).
             ExprKind::Cond(c, a, b) => ExprKind::Cond(Box::new(self.expr(*c, site, out)), a, b),
-            // `old`, `opening`, `using`, `acc`, `untouched` hold none either.
+            // `old`, `opening`, `using`, `acc`, `untouched` hold none (the
+            // checker bans them there).
             kind => kind,
         };
         Expr::new(kind, span)
+    }
+
+    /// `a && b`, `a || b`, `a ==> b` with updates in `b`, which runs only
+    /// where it decides the value: `t = a; if (t) { t = b; }` (for `||`, in
+    /// the `else` branch; for `==>`, `t = true` there).
+    fn short_circuit(
+        &mut self,
+        op: BinOp,
+        a: Expr,
+        b: Expr,
+        span: Span,
+        site: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Expr {
+        let a = self.expr(a, site, out);
+        let t = self.temp(&span);
+        out.push(assign(&t, a, site));
+        let mut decides = Vec::new();
+        let b = self.expr(b, site, &mut decides);
+        decides.push(assign(&t, b, site));
+        let (then, els) = match op {
+            BinOp::And => (decides, None),
+            BinOp::Or => (Vec::new(), Some(decides)),
+            _ => {
+                let yes = Expr::new(ExprKind::Bool(true), span.clone());
+                (decides, Some(vec![assign(&t, yes, site)]))
+            }
+        };
+        out.push(branch(read(&t), then, els, site));
+        read(&t)
+    }
+
+    /// `c ? a : b` with updates in a branch: only the branch taken runs,
+    /// `if (c) { t = a; } else { t = b; }`.
+    fn conditional(
+        &mut self,
+        c: Expr,
+        a: Expr,
+        b: Expr,
+        span: Span,
+        site: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Expr {
+        let c = self.expr(c, site, out);
+        let t = self.temp(&span);
+        let mut arms = [Vec::new(), Vec::new()];
+        for (arm, e) in arms.iter_mut().zip([a, b]) {
+            let e = self.expr(e, site, arm);
+            arm.push(assign(&t, e, site));
+        }
+        let [then, els] = arms;
+        out.push(branch(c, then, Some(els), site));
+        read(&t)
     }
 
     /// A call with its receiver and arguments lowered, in that order.
@@ -335,21 +398,19 @@ impl Lowerer<'_> {
 
     /// `capture`, the temporary named after the text at `named`.
     fn capture_as(&mut self, e: Expr, named: &Span, site: &Span, out: &mut Vec<Stmt>) -> Expr {
+        let mut t = self.temp(named);
+        t.span = e.span.clone();
+        out.push(assign(&t, e, site));
+        read(&t)
+    }
+
+    /// A new temporary, named after the text at `named` (and placed there).
+    fn temp(&mut self, named: &Span) -> Ident {
         self.next += 1;
-        let name = format!("{}#{}", self.describe(named), self.next);
-        let id = Ident {
-            name,
-            span: e.span.clone(),
-        };
-        let read = Expr::new(ExprKind::Var(id.clone()), e.span.clone());
-        out.push(Stmt {
-            kind: StmtKind::Assign {
-                target: id,
-                value: e,
-            },
-            span: site.clone(),
-        });
-        read
+        Ident {
+            name: format!("{}#{}", self.describe(named), self.next),
+            span: named.clone(),
+        }
     }
 
     /// The source text of `span` with its blanks collapsed, shortened if
@@ -371,6 +432,38 @@ impl Lowerer<'_> {
         let text = self.src.get(span.clone()).unwrap_or("");
         let trimmed = text.trim_end().trim_end_matches(';').trim_end();
         span.start + trimmed.len()
+    }
+}
+
+/// `t = value;`
+fn assign(t: &Ident, value: Expr, site: &Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Assign {
+            target: t.clone(),
+            value,
+        },
+        span: site.clone(),
+    }
+}
+
+/// Reading the variable `t` (at its place).
+fn read(t: &Ident) -> Expr {
+    Expr::new(ExprKind::Var(t.clone()), t.span.clone())
+}
+
+/// `if (cond) { then } else { els }`.
+fn branch(cond: Expr, then: Vec<Stmt>, els: Option<Vec<Stmt>>, site: &Span) -> Stmt {
+    let block = |stmts| Block {
+        stmts,
+        span: site.clone(),
+    };
+    Stmt {
+        kind: StmtKind::If {
+            cond,
+            then: block(then),
+            els: els.map(block),
+        },
+        span: site.clone(),
     }
 }
 

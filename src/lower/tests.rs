@@ -231,3 +231,51 @@ fn long_texts_make_short_names() {
         "o.next.next.next.next...#1 = o.next.next.next.next.next.f"
     );
 }
+
+#[test]
+fn updates_evaluated_on_some_paths_run_under_an_if() {
+    assert_eq!(
+        lowered(&in_method("bool b = x > 0 && i++ > 0;")),
+        [
+            "x > 0 && i++ > 0#1 = (x > 0)",
+            "if x > 0 && i++ > 0#1",
+            "  i++#2 = i",
+            "  i = (i++#2 + 1)",
+            "  x > 0 && i++ > 0#1 = (i++#2 > 0)",
+            "b := x > 0 && i++ > 0#1",
+        ]
+    );
+    assert_eq!(
+        lowered(&in_method("bool b = x > 0 || i-- > 0;")),
+        [
+            "x > 0 || i-- > 0#1 = (x > 0)",
+            "if x > 0 || i-- > 0#1",
+            "else",
+            "  i--#2 = i",
+            "  i = (i--#2 - 1)",
+            "  x > 0 || i-- > 0#1 = (i--#2 > 0)",
+            "b := x > 0 || i-- > 0#1",
+        ]
+    );
+    assert_eq!(
+        lowered(&in_method("bool b = x > 0 ==> i++ > 0;"))[5..],
+        [
+            "else",
+            "  x > 0 ==> i++ > 0#1 = true",
+            "b := x > 0 ==> i++ > 0#1"
+        ]
+    );
+    assert_eq!(
+        lowered(&in_method("x = i + (x > 0 ? i++ : 0);")),
+        [
+            "i#1 = i",
+            "if (x > 0)",
+            "  i++#3 = i",
+            "  i = (i++#3 + 1)",
+            "  (x > 0 ? i++ : 0)#2 = i++#3",
+            "else",
+            "  (x > 0 ? i++ : 0)#2 = 0",
+            "x = (i#1 + (x > 0 ? i++ : 0)#2)",
+        ]
+    );
+}

@@ -227,7 +227,7 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             let x = r.pick(&sc.ints).clone();
             let y = r.pick(&sc.ints).clone();
             let step = *r.pick(&["++", "--"]);
-            let line = match r.below(5) {
+            let line = match r.below(6) {
                 0 => format!("{x}{step};"),
                 1 => format!(
                     "{x} {}= {};",
@@ -245,6 +245,7 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
                     r.pick(&["+", "-"]),
                     int_expr(r, sc, 1)
                 ),
+                4 => format!("{x} = ({} ? {y}{step} : {y}) + {y};", cond(r, sc, 0)),
                 _ => format!("{x} = {y}{step} * 2 + {y};"),
             };
             out.push_str(&format!("{ind}{line}\n"));
