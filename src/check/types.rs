@@ -92,4 +92,19 @@ mod tests {
         assert_eq!(Ty::Int.join(&Ty::Bool), None);
         assert!(!Ty::Void.assignable_to(&Ty::Void));
     }
+
+    #[test]
+    fn classes_convert_to_object_and_nothing_back() {
+        let c = Ty::Class("C".into());
+        let d = Ty::Class("D".into());
+        let o = Ty::Class(OBJECT.into());
+        assert!(c.assignable_to(&o) && Ty::Null.assignable_to(&o) && o.assignable_to(&o));
+        assert!(!o.assignable_to(&c) && !Ty::Int.assignable_to(&o) && !o.assignable_to(&Ty::Bool));
+        assert!(o.comparable(&c) && c.comparable(&o) && !o.comparable(&Ty::Int));
+        assert_eq!(c.join(&d), Some(o.clone()));
+        assert_eq!(c.join(&o), Some(o.clone()));
+        assert_eq!(o.join(&Ty::Null), Some(o.clone()));
+        assert_eq!(o.join(&Ty::Int), None);
+        assert_eq!(Ty::Null.join(&Ty::Null), Some(Ty::Null));
+    }
 }
