@@ -51,19 +51,24 @@ pub fn writes(e: &Expr) -> Footprint {
     f
 }
 
-/// The locations `e` reads (a call may read any of the heap).
+/// The locations `e` reads: its variables, and the heap unless it is built
+/// from variables, literals and operators only (a field, a call, or any
+/// form added later, such as an array element, may read any of the heap).
 pub fn reads(e: &Expr) -> Footprint {
     let mut f = Footprint::default();
     visit(e, &mut |e| match &e.kind {
         ExprKind::Var(x) | ExprKind::Name(x) => {
             f.vars.insert(x.name.clone());
         }
-        ExprKind::Field { .. }
-        | ExprKind::Call(_)
-        | ExprKind::Old(_)
-        | ExprKind::Opening(..)
-        | ExprKind::Using(..) => f.heap = true,
-        _ => {}
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Null
+        | ExprKind::This
+        | ExprKind::Result
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::Cond(..) => {}
+        _ => f.heap = true,
     });
     f
 }

@@ -279,3 +279,31 @@ fn updates_evaluated_on_some_paths_run_under_an_if() {
         ]
     );
 }
+
+#[test]
+fn footprints() {
+    let e = |src: &str| {
+        let p = checked_expr(src);
+        (footprint::reads(&p), footprint::writes(&p))
+    };
+    let (r, w) = e("i + o.f");
+    assert!(r.heap && r.vars.contains("i") && r.vars.contains("o"));
+    assert!(!w.heap && w.vars.is_empty());
+    let (r, _) = e("-i * 2 == x ? i : x");
+    assert!(!r.heap);
+    let (_, w) = e("i++ + o.f--");
+    assert!(w.heap && w.vars.contains("i") && !w.vars.contains("o"));
+    let (r, _) = e("p(i, 2)");
+    assert!(r.heap);
+}
+
+/// The value of `x = e;` in `in_method`, checked but not lowered.
+fn checked_expr(e: &str) -> Expr {
+    let src = in_method(&format!("x = {e};"));
+    let mut p = crate::syntax::parse(&src).expect("parses");
+    assert!(crate::check::check(&mut p).is_empty());
+    match &p.classes[0].methods[0].body.stmts[0].kind {
+        StmtKind::Assign { value, .. } => value.clone(),
+        other => panic!("{other:?}"),
+    }
+}
