@@ -104,14 +104,14 @@ pub struct Builder<'s> {
 /// the number of `else if` links around it. The links are counted apart:
 /// a chain is flat in the source, however deep its tree.
 #[derive(Clone, Copy)]
-struct Depth {
+pub(super) struct Depth {
     blocks: usize,
     links: usize,
 }
 
 impl Depth {
     /// A block directly inside this one, `links` more links away.
-    fn inner(self, links: usize) -> Depth {
+    pub(super) fn inner(self, links: usize) -> Depth {
         Depth {
             blocks: self.blocks + 1,
             links: self.links + links,
@@ -199,7 +199,7 @@ impl Builder<'_> {
     }
 
     /// The expression of a `requires`, `ensures` or `invariant` clause.
-    fn clause(&self, p: P) -> R<Expr> {
+    pub(super) fn clause(&self, p: P) -> R<Expr> {
         let mut k = Kids::of(p);
         k.next()?;
         expr::expr(self, k.expect(Rule::expr)?, 0)
@@ -326,7 +326,7 @@ impl Builder<'_> {
     }
 
     /// A block standing at `depth`.
-    fn block(&self, p: P, depth: Depth) -> R<Block> {
+    pub(super) fn block(&self, p: P, depth: Depth) -> R<Block> {
         let span = span_of(&p);
         // The prescan bounds the brackets already; this is a second line of
         // defence for the recursion below.
@@ -436,7 +436,7 @@ impl Builder<'_> {
     }
 
     /// `T x` or `T x = e` (of a statement or a `for` header).
-    fn local_head(&self, p: P) -> R<StmtKind> {
+    pub(super) fn local_head(&self, p: P) -> R<StmtKind> {
         let mut k = Kids::of(p);
         let ty = self.ty(&k.expect(Rule::ty)?)?;
         let name = ident(&k.expect(Rule::ident)?);
@@ -447,71 +447,12 @@ impl Builder<'_> {
         Ok(StmtKind::Local { ty, name, init })
     }
 
-    /// `for (init; cond; update) invariant I; { body }`.
-    fn for_stmt(&self, k: &mut Kids, depth: Depth) -> R<StmtKind> {
-        k.expect(Rule::kw_for)?;
-        let open = k.expect(Rule::lparen)?;
-        let init = match k.eat(Rule::for_init) {
-            Some(p) => {
-                let semi = k.peek_start().unwrap_or(open.as_span().end());
-                Some(self.header_stmt(p, semi)?)
-            }
-            None => None,
-        };
-        k.expect(Rule::semi)?;
-        let cond = expr::expr(self, k.expect(Rule::expr)?, 0)?;
-        let semi = k.expect(Rule::semi)?;
-        let update = match k.eat(Rule::for_update) {
-            Some(p) => {
-                let close = k.peek_start().unwrap_or(semi.as_span().end());
-                Some(self.header_stmt(p, close)?)
-            }
-            None => None,
-        };
-        k.expect(Rule::rparen)?;
-        let mut invariants = Vec::new();
-        while let Some(c) = k.eat(Rule::invariant_clause) {
-            invariants.push(self.clause(c)?);
-        }
-        let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
-        Ok(StmtKind::For(Box::new(For {
-            init,
-            cond,
-            update,
-            invariants,
-            body,
-        })))
-    }
-
-    /// The `init` or `update` of a `for` header: a statement without its
-    /// `;`. `next` is where the token after it starts.
-    fn header_stmt(&self, p: P, next: usize) -> R<Stmt> {
-        let q = p.into_inner().next().ok_or_else(|| internal(next..next))?;
-        // The head may span the blanks before the next token: end at its
-        // last token (the last pair in pre-order; tokens have no inner pairs).
-        let start = q.as_span().start();
-        let end = q
-            .clone()
-            .into_inner()
-            .flatten()
-            .last()
-            .map_or(q.as_span().end(), |l| l.as_span().end());
-        let kind = match q.as_rule() {
-            Rule::local_head => self.local_head(q)?,
-            _ => self.simple_head(q, next)?,
-        };
-        Ok(Stmt {
-            kind,
-            span: start..end,
-        })
-    }
-
     /// `x = e`, `e.f = e`, `x op= e`, `x++` or `call`; `next` is where the
     /// token after it (`;` or `)`) starts.
-    fn simple_head(&self, p: P, next: usize) -> R<StmtKind> {
+    pub(super) fn simple_head(&self, p: P, next: usize) -> R<StmtKind> {
         let mut k = Kids::of(p);
         let lhs = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
-        if let Some(op) = update_op(k.peek_rule()) {
+        if let Some(op) = crate::syntax::sugar::update_op(k.peek_rule()) {
             k.next()?;
             let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
             return Ok(StmtKind::Update {
@@ -618,16 +559,4 @@ impl Builder<'_> {
         }
         Err(internal(span))
     }
-}
-
-/// The operator of a compound assignment token (`+=` ...).
-fn update_op(rule: Option<Rule>) -> Option<BinOp> {
-    Some(match rule? {
-        Rule::op_add_assign => BinOp::Add,
-        Rule::op_sub_assign => BinOp::Sub,
-        Rule::op_mul_assign => BinOp::Mul,
-        Rule::op_div_assign => BinOp::Div,
-        Rule::op_rem_assign => BinOp::Mod,
-        _ => return None,
-    })
 }
