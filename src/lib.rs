@@ -9,6 +9,7 @@ pub mod debug;
 pub mod diag;
 pub mod input;
 pub mod logic;
+pub mod lower;
 pub mod lsp;
 pub mod partition;
 pub mod progress;

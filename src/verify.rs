@@ -122,6 +122,7 @@ pub fn checked_program(
         let mut program = crate::syntax::parse(source).map_err(|d| (Stage::Parse, vec![d]))?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
+            crate::lower::program(&mut program, source);
             Ok(program)
         } else {
             Err((Stage::Check, errors))

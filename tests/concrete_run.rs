@@ -221,6 +221,7 @@ fn every_example_main_runs() {
         ),
         ("swap.sift", "Client.main", "Client.main() returned"),
         ("join.sift", "Counter.client", "Counter.client() returned"),
+        ("counter.sift", "Counter.main", "Counter.main() returned"),
     ] {
         let o = sift(&["run", &example(file), "--method", method]);
         assert_eq!(o.status.code(), Some(0), "{file}: {:?}", o);

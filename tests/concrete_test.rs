@@ -130,6 +130,7 @@ fn text_rows_and_every_example() {
         ("list_inferred.sift", 7),
         ("swap.sift", 4),
         ("join.sift", 257),
+        ("counter.sift", 9),
     ] {
         let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
         let o = sift(&["test", &path, "--json"]);

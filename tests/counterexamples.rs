@@ -123,3 +123,34 @@ fn field_counterexamples_name_program_locations() {
     let c = e.counterexample.iter().find(|(k, _)| k == "c").expect("c");
     assert!(c.1.starts_with("object#"), "{c:?}");
 }
+
+#[test]
+fn postfix_update_counterexample_falsifies_the_assertion() {
+    check(
+        "class C {\n  static void m(int a, int b) {\n    int i = a;\n    int x = i + i++ * b;\n    assert x != 13 || i > 100;\n  }\n}\n",
+        "C.m",
+        &["a", "b"],
+    );
+}
+
+/// The temporaries of a lowered statement are named after the text they
+/// hold (`i++#2`: the value of `i++`), so that a counterexample reads.
+#[test]
+fn temporaries_are_named_after_their_text() {
+    let program = "class C {\n  static void m(int a) {\n    int i = a;\n    int x = i + i++;\n    assert x != 6;\n  }\n}\n";
+    let report = verify_source("t.sift", program, &Options::default());
+    let e = &report.errors[0];
+    let value = |name: &str| -> i64 {
+        let (_, v) = e
+            .counterexample
+            .iter()
+            .find(|(k, _)| k == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", e.counterexample));
+        v.parse().expect("an integer")
+    };
+    assert_eq!(value("a"), 3);
+    assert_eq!(value("i#1"), 3);
+    assert_eq!(value("i++#2"), 3);
+    assert_eq!(value("i"), 4);
+    assert_eq!(value("x"), 6);
+}

@@ -545,3 +545,54 @@ fn reports_explain_failures() {
     );
     assert_eq!(e["counterexample"], serde_json::json!({"x": "1", "y": "1"}));
 }
+
+/// A `for` loop is debugged as the `while` loop it stands for: its body is
+/// a branch, `assume` goes to the start of the body, and the update is a
+/// step at the header.
+#[test]
+fn for_loops_branch_and_take_assumptions_in_their_body() {
+    let program = "\
+class A {
+  static void m(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+      invariant i >= 0;
+    {
+      s += i;
+    }
+    assert s >= 0;
+  }
+}
+";
+    let script = "back 1\nbranch 1\nassume s >= 0\nstep 2\nstore\n";
+    let o = debug("for.sift", program, &[], script);
+    same(
+        &o,
+        expect![[r#"
+            debugging A.m in for.sift: 1 error; 10 steps in the execution tree
+            stopped at the first failure
+            [6] line 9: fails: assertion might not hold
+               9 |     assert s >= 0;
+                 |            ^^^^^^
+            the path goes on past the failed assertion, assuming it
+            [5] line 4: after the loop (while i < n) (branch 2 of 2)
+               4 |     for (int i = 0; i < n; i++)
+                 |                     ^^^^^
+            [5] line 4: loop body (while i < n) (branch 1 of 2)
+               4 |     for (int i = 0; i < n; i++)
+                 |                     ^^^^^
+            inserted `assume s >= 0;` at line 6 and verified again: A.m 1 error (before: 1 error)
+            [6] line 6: assume s >= 0;
+               6 |     { assume s >= 0;
+                 |       ^^^^^^^^^^^^^^
+            [8] line 4: i++
+               4 |     for (int i = 0; i < n; i++)
+                 |                            ^^^
+            end of this path
+            store (3 variables):
+              i ↦ (i@ + 1)
+              n ↦ n@
+              s ↦ (s@ + i@)
+        "#]],
+    );
+}

@@ -4,6 +4,7 @@
 use super::calls::Site;
 use super::positions::{Form, Pos, misplaced, misplaced_old, new_in_expression};
 use super::scope::suggest;
+use super::steps::GHOST_EXPR;
 use super::types::Ty;
 use super::{Checker, error, mismatch};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, MemberKind, Span, UnOp};
@@ -97,14 +98,15 @@ impl Checker {
                 }
                 self.expr(a, Pos::Value)
             }
-            ExprKind::Opening(call, body) => {
-                self.call(call, Site::Opening);
-                self.expr(body, Pos::Value)
-            }
-            ExprKind::Using(call, body) => {
-                self.call(call, Site::Using);
-                self.expr(body, Pos::Value)
-            }
+            ExprKind::Opening(call, body) => self.banning(GHOST_EXPR, |c| {
+                c.call(call, Site::Opening);
+                c.expr(body, Pos::Value)
+            }),
+            ExprKind::Using(call, body) => self.banning(GHOST_EXPR, |c| {
+                c.call(call, Site::Using);
+                c.expr(body, Pos::Value)
+            }),
+            ExprKind::PostStep(op, target) => self.post_step(*op, target, span),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
                 self.acc_arg(a);

@@ -13,6 +13,7 @@ mod constant;
 mod expr;
 mod positions;
 mod scope;
+mod steps;
 mod stmt;
 mod table;
 mod types;
@@ -56,6 +57,7 @@ fn check_here(program: &mut Program) -> Vec<Diagnostic> {
         bindings: Default::default(),
         ctx: Ctx::new(0),
         quiet_forms: 0,
+        step_ban: None,
     };
     for (ci, class) in program.classes.iter_mut().enumerate() {
         for (mi, method) in class.methods.iter_mut().enumerate() {
@@ -130,6 +132,9 @@ pub(crate) struct Checker {
     /// While positive, misplaced assertion forms are not reported (inside an
     /// already reported `untouched`).
     quiet_forms: u32,
+    /// Set where code may not hold a postfix `x++` (a loop condition, a
+    /// ghost statement): why not.
+    step_ban: Option<&'static str>,
 }
 
 impl Checker {
@@ -163,6 +168,7 @@ impl Checker {
         self.scopes.reset();
         self.scopes.push();
         self.quiet_forms = 0;
+        self.step_ban = None;
     }
 
     fn declare_params(&mut self, params: &[Param], tys: &[Ty]) {

@@ -8,9 +8,10 @@ use super::constant;
 use super::expr::Resolved;
 use super::positions::{Clause, Pos};
 use super::scope::Local;
+use super::steps::{GHOST_EXPR, LOOP_CONDITION};
 use super::types::Ty;
 use super::{Checker, error};
-use crate::syntax::ast::{Block, Expr, ExprKind, MemberKind, Span, Stmt, StmtKind};
+use crate::syntax::ast::{Block, Expr, ExprKind, For, MemberKind, Span, Stmt, StmtKind};
 
 /// Why a statement cannot complete normally (there is no `break`, so only
 /// these).
@@ -160,7 +161,7 @@ impl Checker {
                 invariants,
                 body,
             } => {
-                self.condition(cond, "while");
+                self.banning(LOOP_CONDITION, |c| c.condition(cond, "while"));
                 for inv in invariants.iter_mut() {
                     self.assertion(inv, Clause::Invariant);
                 }
@@ -171,6 +172,8 @@ impl Checker {
                     return Some(Ends::Loop);
                 }
             }
+            StmtKind::Update { target, op, value } => self.update_stmt(target, *op, value.as_mut()),
+            StmtKind::For(f) => return self.for_loop(f),
             StmtKind::Assert(e) => self.assertion(e, Clause::Assert),
             StmtKind::Join(e) => self.assertion(e, Clause::Join),
             StmtKind::Assume(e) => {
@@ -315,8 +318,32 @@ impl Checker {
         }
     }
 
+    /// `for (init; cond; update) invariant I; { body }`: `init` declares in
+    /// a scope of the loop's own, which `update` sees and the body's block
+    /// nests in.
+    fn for_loop(&mut self, f: &mut For) -> Option<Ends> {
+        self.scopes.push();
+        if let Some(init) = &mut f.init {
+            self.stmt(init);
+        }
+        self.banning(LOOP_CONDITION, |c| c.condition(&mut f.cond, "for"));
+        for inv in f.invariants.iter_mut() {
+            self.assertion(inv, Clause::Invariant);
+        }
+        self.block(&mut f.body);
+        if let Some(update) = &mut f.update {
+            self.stmt(update);
+        }
+        self.scopes.pop();
+        constant::is_true(&f.cond).then_some(Ends::Loop)
+    }
+
     /// `open`, `close` and `use`: the target must be a call of the right kind.
     fn ghost(&mut self, e: &mut Expr, site: Site) {
+        self.banning(GHOST_EXPR, |c| c.ghost_target(e, site));
+    }
+
+    fn ghost_target(&mut self, e: &mut Expr, site: Site) {
         if let ExprKind::Call(call) = &mut e.kind {
             self.call(call, site);
             return;

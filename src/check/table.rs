@@ -9,7 +9,7 @@ use super::scope::suggest;
 use super::types::Ty;
 use super::{error, plural};
 use crate::diag::Diagnostic;
-use crate::syntax::ast::{Class, MemberKind, Param, Program, Span, Type, TypeKind};
+use crate::syntax::ast::{Class, MemberKind, OBJECT, Param, Program, Span, Type, TypeKind};
 
 /// The signature of a callable member (method, constructor, pure method or
 /// predicate).
@@ -72,6 +72,22 @@ pub struct ClassInfo {
 }
 
 impl ClassInfo {
+    /// The built-in `Object`: no fields, no members, the implicit
+    /// constructor `Object()`.
+    fn object() -> ClassInfo {
+        ClassInfo {
+            name: OBJECT.to_string(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            pures: Vec::new(),
+            predicates: Vec::new(),
+            ctor: None,
+            members: HashMap::new(),
+            dup_fields: HashSet::new(),
+            dup_callables: HashSet::new(),
+        }
+    }
+
     /// The member `name`, looked up as a callable.
     pub fn member(&self, name: &str) -> Option<Member<'_>> {
         if self.dup_callables.contains(name) {
@@ -109,7 +125,7 @@ impl ClassInfo {
 }
 
 pub struct Table {
-    /// Parallel to `Program::classes`.
+    /// Parallel to `Program::classes`, then the built-in `Object`.
     pub infos: Vec<ClassInfo>,
     by_name: HashMap<String, usize>,
 }
@@ -134,6 +150,8 @@ impl Table {
                 by_name.insert(name.name.clone(), i);
             }
         }
+        // `Object` is a reserved word: no declared class takes its name.
+        by_name.insert(OBJECT.to_string(), program.classes.len());
         let mut table = Table {
             infos: Vec::new(),
             by_name,
@@ -142,6 +160,7 @@ impl Table {
             let info = table.class_info(class, diags);
             table.infos.push(info);
         }
+        table.infos.push(ClassInfo::object());
         table
     }
 

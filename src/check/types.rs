@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::syntax::ast::OBJECT;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Int,
@@ -22,11 +24,14 @@ impl Ty {
         matches!(self, Ty::Err)
     }
 
-    /// A value of type `self` may be stored where `to` is expected.
+    /// A value of type `self` may be stored where `to` is expected: the
+    /// same type, `null` into a class type, any class type into `Object`
+    /// (array types will join them here). Nothing converts from `Object`.
     pub fn assignable_to(&self, to: &Ty) -> bool {
         match (self, to) {
             (Ty::Err, _) | (_, Ty::Err) => true,
             (Ty::Null, Ty::Class(_)) => true,
+            (Ty::Class(_), Ty::Class(o)) if o == OBJECT => true,
             (a, b) => a == b && *a != Ty::Void,
         }
     }
@@ -41,13 +46,16 @@ impl Ty {
             || (*self == Ty::Null && *other == Ty::Null)
     }
 
-    /// The type of `c ? a : b` with branches of types `self` and `other`.
+    /// The type of `c ? a : b` with branches of types `self` and `other`:
+    /// the one the other converts to (`Object` for two different classes,
+    /// as Java's least upper bound would be here).
     pub fn join(&self, other: &Ty) -> Option<Ty> {
         match (self, other) {
             (Ty::Err, _) | (_, Ty::Err) => Some(Ty::Err),
-            (Ty::Null, Ty::Class(_)) => Some(other.clone()),
-            (Ty::Class(_), Ty::Null) => Some(self.clone()),
-            (a, b) if a == b && *a != Ty::Void => Some(a.clone()),
+            (Ty::Void, _) | (_, Ty::Void) => None,
+            _ if self.assignable_to(other) => Some(other.clone()),
+            _ if other.assignable_to(self) => Some(self.clone()),
+            (Ty::Class(_), Ty::Class(_)) => Some(Ty::Class(OBJECT.to_string())),
             _ => None,
         }
     }
@@ -83,5 +91,20 @@ mod tests {
         assert_eq!(Ty::Null.join(&c), Some(c.clone()));
         assert_eq!(Ty::Int.join(&Ty::Bool), None);
         assert!(!Ty::Void.assignable_to(&Ty::Void));
+    }
+
+    #[test]
+    fn classes_convert_to_object_and_nothing_back() {
+        let c = Ty::Class("C".into());
+        let d = Ty::Class("D".into());
+        let o = Ty::Class(OBJECT.into());
+        assert!(c.assignable_to(&o) && Ty::Null.assignable_to(&o) && o.assignable_to(&o));
+        assert!(!o.assignable_to(&c) && !Ty::Int.assignable_to(&o) && !o.assignable_to(&Ty::Bool));
+        assert!(o.comparable(&c) && c.comparable(&o) && !o.comparable(&Ty::Int));
+        assert_eq!(c.join(&d), Some(o.clone()));
+        assert_eq!(c.join(&o), Some(o.clone()));
+        assert_eq!(o.join(&Ty::Null), Some(o.clone()));
+        assert_eq!(o.join(&Ty::Int), None);
+        assert_eq!(Ty::Null.join(&Ty::Null), Some(Ty::Null));
     }
 }

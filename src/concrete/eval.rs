@@ -99,7 +99,9 @@ impl Machine<'_> {
             ExprKind::Name(_)
             | ExprKind::New { .. }
             | ExprKind::Acc(_)
-            | ExprKind::Untouched(_) => Err(Stop::Internal(format!(
+            | ExprKind::Untouched(_)
+            // Lowered before any run (`crate::lower`).
+            | ExprKind::PostStep(..) => Err(Stop::Internal(format!(
                 "unexpected form in an expression: `{}`",
                 self.text(&e.span)
             ))),

@@ -211,6 +211,9 @@ impl Machine<'_> {
                 frame.perms =
                     self.consume(a, env(&frame.store, &read, old), &mut frame.perms, ob)?;
             }
+            StmtKind::Update { .. } | StmtKind::For(_) => {
+                return Err(Stop::Internal("a statement left to lowering".into()));
+            }
         }
         Ok(Flow::Normal)
     }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::exec::default_value;
 use super::{Heap, Inputs, Value};
 use crate::symbolic::program::{MethodInfo, ProgramInfo};
-use crate::syntax::ast::TypeKind;
+use crate::syntax::ast::{OBJECT, TypeKind};
 
 /// A literal argument of type `ty`: `3`, `-2`, `true`, `null`.
 pub fn parse_literal(text: &str, ty: &TypeKind) -> Result<Value, String> {
@@ -107,7 +107,7 @@ pub fn parse_model_value(text: &str) -> Option<ModelValue> {
 /// Builds inputs from a model: `entry` gives the values of `this` and the
 /// parameters on entry; `fields` the values of fields of objects
 /// (`object#k`, qualified field, value). Objects get the class the type of
-/// what refers to them says; fields the model does not mention keep their
+/// what refers to them says (the most specific one); fields the model does not mention keep their
 /// defaults.
 pub fn from_model(
     prog: &ProgramInfo,
@@ -118,7 +118,11 @@ pub fn from_model(
     let mut classes: BTreeMap<String, String> = BTreeMap::new();
     let mut note = |v: &str, ty: &TypeKind| {
         if let (Some(ModelValue::Object(k)), TypeKind::Class(c)) = (parse_model_value(v), ty) {
-            classes.entry(k).or_insert_with(|| c.clone());
+            let class = classes.entry(k).or_insert_with(|| c.clone());
+            // `Object` says the least: a class type wins over it.
+            if class == OBJECT {
+                *class = c.clone();
+            }
         }
     };
     if !mi.decl.is_static

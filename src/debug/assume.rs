@@ -7,7 +7,7 @@
 use super::tree::Tree;
 use crate::record::step::{Arm, StepKind, StmtForm};
 use crate::syntax::ast::Span;
-use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
+use crate::syntax::ast::{Block, Expr, Method, Stmt, StmtKind};
 
 /// Where and what to insert.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,7 +114,7 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
         )
     };
     let branch = |s: &Stmt| matches!(&s.kind, StmtKind::If { cond, .. } if cond.span == *span);
-    let looping = |s: &Stmt| matches!(&s.kind, StmtKind::While { cond, .. } if cond.span == *span);
+    let looping = |s: &Stmt| loop_parts(s).is_some_and(|(cond, _)| cond.span == *span);
     match &step.kind {
         StepKind::MethodEntry | StepKind::PreconditionProduced => {
             Ok(Point::BlockStart(m.body.span.clone()))
@@ -151,7 +151,7 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             let Some(s) = stmt_at(&looping) else {
                 return Err(unknown());
             };
-            let StmtKind::While { body, .. } = &s.kind else {
+            let Some((_, body)) = loop_parts(s) else {
                 return Err(unknown());
             };
             Ok(match step.kind {
@@ -163,7 +163,13 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             match stmt_at(&|s| s.span == *span) {
                 Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
                 Some(s) => Ok(Point::After(s.span.end)),
-                None => Err(unknown()),
+                // A step inside a statement (of the statements `x++` in an
+                // `if` condition is lowered to): before the innermost one
+                // holding it.
+                None => match stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end) {
+                    Some(s) => Ok(Point::Before(s.span.start)),
+                    None => Err(unknown()),
+                },
             }
         }
     }
@@ -172,13 +178,22 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
 /// Whether the path to `n` is inside the body of the loop `s` (a failure
 /// in an invariant is then at the end of the body, not before the loop).
 fn in_loop_body(tree: &Tree, n: usize, s: &Stmt) -> bool {
-    let StmtKind::While { cond, .. } = &s.kind else {
+    let Some((cond, _)) = loop_parts(s) else {
         return false;
     };
     tree.path(n).into_iter().any(|p| {
         let step = tree.step(p);
         matches!(step.kind, StepKind::LoopBody { .. }) && step.span == cond.span
     })
+}
+
+/// The condition and body of a `while` or `for` loop.
+fn loop_parts(s: &Stmt) -> Option<(&Expr, &Block)> {
+    match &s.kind {
+        StmtKind::While { cond, body, .. } => Some((cond, body)),
+        StmtKind::For(f) => Some((&f.cond, &f.body)),
+        _ => None,
+    }
 }
 
 /// Every statement of a block, nested ones after the one holding them (in

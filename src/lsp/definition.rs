@@ -235,6 +235,10 @@ impl<'a> Walker<'a> {
                 }
                 self.block(body)
             }
+            StmtKind::Update { target, value, .. } => self
+                .expr(target)
+                .or_else(|| value.as_ref().and_then(|v| self.expr(v))),
+            StmtKind::For(f) => self.for_loop(f),
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
             StmtKind::Call(e)
             | StmtKind::Assert(e)
@@ -244,6 +248,18 @@ impl<'a> Walker<'a> {
             | StmtKind::Use(e)
             | StmtKind::Join(e) => self.expr(e),
         }
+    }
+
+    /// A `for` loop: its header and body (the checker bound the names its
+    /// `init` declares).
+    fn for_loop(&mut self, f: &For) -> Option<Symbol> {
+        f.init
+            .as_ref()
+            .and_then(|i| self.stmt(i))
+            .or_else(|| self.expr(&f.cond))
+            .or_else(|| f.invariants.iter().find_map(|i| self.expr(i)))
+            .or_else(|| self.block(&f.body))
+            .or_else(|| f.update.as_ref().and_then(|u| self.stmt(u)))
     }
 
     /// An `if` and its `else if` links, in a loop (a chain nests one block
@@ -329,7 +345,8 @@ impl<'a> Walker<'a> {
             ExprKind::Unary(_, a)
             | ExprKind::Old(a)
             | ExprKind::Acc(a)
-            | ExprKind::Untouched(a) => self.expr(a),
+            | ExprKind::Untouched(a)
+            | ExprKind::PostStep(_, a) => self.expr(a),
             ExprKind::Binary(_, a, b) => self.expr(a).or_else(|| self.expr(b)),
             ExprKind::Cond(c, a, b) => self
                 .expr(c)
@@ -466,3 +483,7 @@ fn predicate_symbol(c: &Class, q: &Predicate) -> Symbol {
         class: c.name.name.clone(),
     }
 }
+
+#[cfg(test)]
+#[path = "definition_tests.rs"]
+mod tests;

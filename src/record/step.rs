@@ -69,11 +69,11 @@ impl StmtForm {
     pub fn of(kind: &StmtKind) -> StmtForm {
         match kind {
             StmtKind::Local { .. } => StmtForm::Declare,
-            StmtKind::Assign { .. } => StmtForm::Assign,
+            StmtKind::Assign { .. } | StmtKind::Update { .. } => StmtForm::Assign,
             StmtKind::FieldAssign { .. } => StmtForm::FieldWrite,
             StmtKind::Call(_) => StmtForm::Call,
             StmtKind::If { .. } => StmtForm::If,
-            StmtKind::While { .. } => StmtForm::While,
+            StmtKind::While { .. } | StmtKind::For(_) => StmtForm::While,
             StmtKind::Assert(_) => StmtForm::Assert,
             StmtKind::Assume(_) => StmtForm::Assume,
             StmtKind::Return(_) => StmtForm::Return,

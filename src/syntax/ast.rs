@@ -88,10 +88,16 @@ pub struct Field {
     pub span: Span,
 }
 
+/// The name of the built-in class `Object` (a reserved word, so no declared
+/// class can take it). Its type is `TypeKind::Class(OBJECT)`: a class with no
+/// members, which the engine needs to know nothing about.
+pub const OBJECT: &str = "Object";
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeKind {
     Int,
     Bool,
+    /// A declared class or the built-in [`OBJECT`].
     Class(String),
 }
 
@@ -256,6 +262,7 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
                 out.extend(els.take());
             }
             StmtKind::While { body, .. } => out.push(std::mem::replace(body, empty())),
+            StmtKind::For(f) => out.push(std::mem::replace(&mut f.body, empty())),
             StmtKind::Local { .. }
             | StmtKind::Assign { .. }
             | StmtKind::FieldAssign { .. }
@@ -266,7 +273,8 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
             | StmtKind::Open(_)
             | StmtKind::Close(_)
             | StmtKind::Use(_)
-            | StmtKind::Join(_) => {}
+            | StmtKind::Join(_)
+            | StmtKind::Update { .. } => {}
         }
     }
 }
@@ -312,6 +320,18 @@ pub enum StmtKind {
         invariants: Vec<Expr>,
         body: Block,
     },
+    /// `x op= e;`, and `x++;` / `x--;` (`op` `+` / `-`, no `value`).
+    /// `target` is a `Name`, `Var` or `Field` (an array element once arrays
+    /// exist). Lowered after checking (`crate::lower`): the engine never
+    /// sees it.
+    Update {
+        target: Expr,
+        op: BinOp,
+        value: Option<Expr>,
+    },
+    /// `for (init; cond; update) invariant I; { body }`; lowered after
+    /// checking.
+    For(Box<For>),
     Assert(Expr),
     Assume(Expr),
     Return(Option<Expr>),
@@ -321,6 +341,18 @@ pub enum StmtKind {
     /// `use e.p(args);` — an `ExprKind::Call` naming a pure method.
     Use(Expr),
     Join(Expr),
+}
+
+/// A `for` loop (LANGUAGE.md section 3).
+#[derive(Clone, Debug)]
+pub struct For {
+    /// A `Local`, `Assign`, `FieldAssign`, `Update` or `Call` statement.
+    pub init: Option<Stmt>,
+    pub cond: Expr,
+    /// An `Assign`, `FieldAssign`, `Update` or `Call` statement.
+    pub update: Option<Stmt>,
+    pub invariants: Vec<Expr>,
+    pub body: Block,
 }
 
 #[derive(Clone, Debug)]
@@ -333,6 +365,30 @@ pub struct Expr {
 pub enum UnOp {
     Not,
     Neg,
+}
+
+/// The postfix `++` and `--`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StepOp {
+    Incr,
+    Decr,
+}
+
+impl StepOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            StepOp::Incr => "++",
+            StepOp::Decr => "--",
+        }
+    }
+
+    /// The operator of the update: `x++` is `x = x + 1`.
+    pub fn bin_op(self) -> BinOp {
+        match self {
+            StepOp::Incr => BinOp::Add,
+            StepOp::Decr => BinOp::Sub,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -410,6 +466,10 @@ pub enum ExprKind {
     /// `acc(e.f)` — the argument is an `ExprKind::Field`.
     Acc(Box<Expr>),
     Untouched(Box<Expr>),
+    /// `x++` / `x--` inside a statement's expression: the old value, then
+    /// the update. The target is as in [`StmtKind::Update`]. Lowered after
+    /// checking (`crate::lower`): the engine never sees it.
+    PostStep(StepOp, Box<Expr>),
 }
 
 #[derive(Clone, Debug)]

@@ -65,7 +65,8 @@ fn rule_name(rule: Rule) -> &'static str {
         }
         params | param | ty => "type",
         stmt | if_stmt | while_stmt | assert_stmt | assume_stmt | return_stmt | open_stmt
-        | close_stmt | use_stmt | join_stmt | local_stmt | simple_stmt => "statement",
+        | close_stmt | use_stmt | join_stmt | local_stmt | simple_stmt | for_stmt | local_head
+        | simple_head | for_init | for_update => "statement",
         else_if | else_block => "`else`",
         requires_clause => "`requires`",
         ensures_clause => "`ensures`",
@@ -73,7 +74,8 @@ fn rule_name(rule: Rule) -> &'static str {
         expr | term | primary | postfix_expr | op_not | op_neg | opening_expr | using_expr
         | old_expr | acc_expr | untouched_expr | new_expr | name_expr | paren_expr => "expression",
         op_cond | op_implies | op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt
-        | op_add | op_sub | op_mul | op_div | op_rem => OPERATOR,
+        | op_add | op_sub | op_mul | op_div | op_rem | op_incr | op_decr => OPERATOR,
+        op_add_assign | op_sub_assign | op_mul_assign | op_div_assign | op_rem_assign => "`=`",
         kw_class => "`class`",
         kw_static => "`static`",
         kw_void => "`void`",
@@ -106,6 +108,8 @@ fn rule_name(rule: Rule) -> &'static str {
         kw_assert => "`assert`",
         kw_assume => "`assume`",
         kw_join => "`join`",
+        kw_for => "`for`",
+        kw_object => "`Object`",
         _ => "something else",
     }
 }

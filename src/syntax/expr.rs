@@ -41,7 +41,10 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(left(Rule::op_add) | left(Rule::op_sub))
         .op(left(Rule::op_mul) | left(Rule::op_div) | left(Rule::op_rem))
         .op(Op::prefix(Rule::op_not) | Op::prefix(Rule::op_neg))
-        .op(Op::postfix(Rule::call_suffix) | Op::postfix(Rule::field_suffix))
+        .op(Op::postfix(Rule::call_suffix)
+            | Op::postfix(Rule::field_suffix)
+            | Op::postfix(Rule::op_incr)
+            | Op::postfix(Rule::op_decr))
 });
 
 fn too_deep_expr(span: Span) -> Box<Diagnostic> {
@@ -186,7 +189,8 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
         }
         Rule::new_expr => {
             k.expect(Rule::kw_new)?;
-            let class = ident(&k.expect(Rule::ident)?);
+            // `new Object()` names the built-in class by its reserved word.
+            let class = ident(&k.next()?);
             k.expect(Rule::lparen)?;
             let (args, d) = args(b, k.expect(Rule::args)?, nest)?;
             node(ExprKind::New { class, args }, span.clone(), d + 1, span)
@@ -262,6 +266,15 @@ fn postfix(b: &Builder, lhs: Built, op: P, nest: usize) -> R<Built> {
     let op_span = span_of(&op);
     let span = lhs.expr.span.start..op_span.end;
     let rule = op.as_rule();
+    if let Some(step) = match rule {
+        Rule::op_incr => Some(StepOp::Incr),
+        Rule::op_decr => Some(StepOp::Decr),
+        _ => None,
+    } {
+        // The checker says which targets can be updated.
+        let kind = ExprKind::PostStep(step, Box::new(lhs.expr));
+        return node(kind, span, lhs.depth + 1, op_span);
+    }
     let mut k = Kids::of(op);
     k.expect(Rule::dot)?;
     let name = ident(&k.expect(Rule::ident)?);

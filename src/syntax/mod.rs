@@ -8,6 +8,7 @@ mod error;
 mod expr;
 mod parse;
 mod scan;
+mod sugar;
 #[cfg(test)]
 mod tests;
 pub mod walk;

@@ -107,14 +107,14 @@ pub struct Builder<'s> {
 /// the number of `else if` links around it. The links are counted apart:
 /// a chain is flat in the source, however deep its tree.
 #[derive(Clone, Copy)]
-struct Depth {
+pub(super) struct Depth {
     blocks: usize,
     links: usize,
 }
 
 impl Depth {
     /// A block directly inside this one, `links` more links away.
-    fn inner(self, links: usize) -> Depth {
+    pub(super) fn inner(self, links: usize) -> Depth {
         Depth {
             blocks: self.blocks + 1,
             links: self.links + links,
@@ -165,6 +165,7 @@ impl Builder<'_> {
         let kind = match inner.as_rule() {
             Rule::kw_int => TypeKind::Int,
             Rule::kw_bool => TypeKind::Bool,
+            Rule::kw_object => TypeKind::Class(OBJECT.to_string()),
             Rule::ident => TypeKind::Class(inner.as_str().to_string()),
             _ => return Err(internal(span)),
         };
@@ -201,7 +202,7 @@ impl Builder<'_> {
     }
 
     /// The expression of a `requires`, `ensures` or `invariant` clause.
-    fn clause(&self, p: P) -> R<Expr> {
+    pub(super) fn clause(&self, p: P) -> R<Expr> {
         let mut k = Kids::of(p);
         k.next()?;
         expr::expr(self, k.expect(Rule::expr)?, 0)
@@ -328,7 +329,7 @@ impl Builder<'_> {
     }
 
     /// A block standing at `depth`.
-    fn block(&self, p: P, depth: Depth) -> R<Block> {
+    pub(super) fn block(&self, p: P, depth: Depth) -> R<Block> {
         let span = span_of(&p);
         // The prescan bounds the brackets already; this is a second line of
         // defence for the recursion below.
@@ -383,16 +384,13 @@ impl Builder<'_> {
             Rule::open_stmt => StmtKind::Open(self.keyword_call(&mut k, "open")?),
             Rule::close_stmt => StmtKind::Close(self.keyword_call(&mut k, "close")?),
             Rule::use_stmt => StmtKind::Use(self.keyword_call(&mut k, "use")?),
-            Rule::local_stmt => {
-                let ty = self.ty(&k.expect(Rule::ty)?)?;
-                let name = ident(&k.expect(Rule::ident)?);
-                let init = match k.eat(Rule::assign) {
-                    Some(_) => Some(expr::expr(self, k.expect(Rule::expr)?, 0)?),
-                    None => None,
-                };
-                StmtKind::Local { ty, name, init }
+            Rule::for_stmt => self.for_stmt(&mut k, depth)?,
+            Rule::local_stmt => self.local_head(k.expect(Rule::local_head)?)?,
+            Rule::simple_stmt => {
+                let head = k.expect(Rule::simple_head)?;
+                let semi = k.expect(Rule::semi)?;
+                self.simple_head(head, semi.as_span().start())?
             }
-            Rule::simple_stmt => self.simple_stmt(&mut k)?,
             _ => return Err(internal(span)),
         };
         Ok(Stmt { kind, span })
@@ -440,9 +438,32 @@ impl Builder<'_> {
         }
     }
 
-    /// `x = e;`, `e.f = e;` or `call;`.
-    fn simple_stmt(&self, k: &mut Kids) -> R<StmtKind> {
+    /// `T x` or `T x = e` (of a statement or a `for` header).
+    pub(super) fn local_head(&self, p: P) -> R<StmtKind> {
+        let mut k = Kids::of(p);
+        let ty = self.ty(&k.expect(Rule::ty)?)?;
+        let name = ident(&k.expect(Rule::ident)?);
+        let init = match k.eat(Rule::assign) {
+            Some(_) => Some(expr::expr(self, k.expect(Rule::expr)?, 0)?),
+            None => None,
+        };
+        Ok(StmtKind::Local { ty, name, init })
+    }
+
+    /// `x = e`, `e.f = e`, `x op= e`, `x++` or `call`; `next` is where the
+    /// token after it (`;` or `)`) starts.
+    pub(super) fn simple_head(&self, p: P, next: usize) -> R<StmtKind> {
+        let mut k = Kids::of(p);
         let lhs = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+        if let Some(op) = crate::syntax::sugar::update_op(k.peek_rule()) {
+            k.next()?;
+            let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+            return Ok(StmtKind::Update {
+                target: lhs.expr,
+                op,
+                value: Some(value),
+            });
+        }
         if let Some(eq) = k.eat(Rule::assign) {
             let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
             return match lhs.expr.kind {
@@ -466,18 +487,23 @@ impl Builder<'_> {
                 }
             };
         }
-        let semi = k.expect(Rule::semi)?;
         match lhs.expr.kind {
             ExprKind::Call(_) => Ok(StmtKind::Call(lhs.expr)),
+            // `x++;`: the update `x += 1`.
+            ExprKind::PostStep(step, target) => Ok(StmtKind::Update {
+                target: *target,
+                op: step.bin_op(),
+                value: None,
+            }),
             ExprKind::New { .. } => Err(at_token(
                 self.src,
-                semi.as_span().start(),
+                next,
                 "`=` or a method call",
                 "assign the new object: `C x = new C(...);`",
             )),
             _ => Err(at_token(
                 self.src,
-                semi.as_span().start(),
+                next,
                 "`=` or a method call",
                 "a statement that is an expression must be a method call, like `x.m();`",
             )),

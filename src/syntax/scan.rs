@@ -150,7 +150,7 @@ fn is_ident_char(b: u8) -> bool {
 }
 
 /// Reserved words (docs/language.md section 1).
-pub const RESERVED: [&str; 32] = [
+pub const RESERVED: [&str; 34] = [
     "class",
     "static",
     "void",
@@ -183,9 +183,14 @@ pub const RESERVED: [&str; 32] = [
     "assert",
     "assume",
     "join",
+    "for",
+    "Object",
 ];
 
-const MULTI_CHAR_OPS: [&str; 10] = ["==>", "==", "!=", "<=", ">=", "&&", "||", "/*", "//", "*/"];
+const MULTI_CHAR_OPS: [&str; 17] = [
+    "==>", "==", "!=", "<=", ">=", "&&", "||", "/*", "//", "*/", "++", "--", "+=", "-=", "*=",
+    "/=", "%=",
+];
 
 /// The token starting at `pos`: its span and how to name it in a message
 /// ("`;`", "keyword `class`", "end of file"). The end of the file is placed

@@ -6,6 +6,7 @@ use crate::diag::{Kind, line_col};
 
 mod errors;
 mod limits;
+mod sugar;
 
 /// An S-expression for a tree, for compact comparisons.
 pub fn show(e: &Expr) -> String {
@@ -33,6 +34,7 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Using(c, b) => format!("(using {} {})", show_call(c), show(b)),
         ExprKind::Acc(a) => format!("(acc {})", show(a)),
         ExprKind::Untouched(a) => format!("(untouched {})", show(a)),
+        ExprKind::PostStep(op, a) => format!("(post{} {})", op.symbol(), show(a)),
     }
 }
 

@@ -5,7 +5,7 @@
 //! compile error here, and each analysis that needs to know about it
 //! matches on it exhaustively too.
 
-use super::ast::{Block, Ident, Stmt, StmtKind};
+use super::ast::{Block, ExprKind, Ident, Stmt, StmtKind};
 
 /// What the analyses need of one statement: the blocks it holds, in source
 /// order (`then` before `else`), and the local variable or parameter it
@@ -21,6 +21,16 @@ pub fn parts(s: &Stmt) -> Parts<'_> {
             (std::iter::once(then).chain(els.as_ref()).collect(), None)
         }
         StmtKind::While { body, .. } => (vec![body], None),
+        // Its `init` and `update` are part of the loop's header, not
+        // statements of a block; `for` is lowered before the engine runs.
+        StmtKind::For(f) => (vec![&f.body], None),
+        StmtKind::Update { target, .. } => (
+            Vec::new(),
+            match &target.kind {
+                ExprKind::Var(name) => Some(name),
+                _ => None,
+            },
+        ),
         StmtKind::Local { name, .. } => (Vec::new(), Some(name)),
         StmtKind::Assign { target, .. } => (Vec::new(), Some(target)),
         StmtKind::FieldAssign { .. }

@@ -105,7 +105,7 @@ fn block(r: &mut Rng, sc: &mut Scope, out: &mut String, indent: &str, n: usize) 
 fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
     let deeper = format!("{ind}  ");
     let nested = sc.depth < 2;
-    match r.below(12) {
+    match r.below(14) {
         0 | 1 => {
             let x = format!("x{}", sc.next_local);
             sc.next_local += 1;
@@ -165,7 +165,14 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             } else {
                 sc.ints.first().cloned().unwrap_or_else(|| "2".into())
             };
-            out.push_str(&format!("{ind}int {i} = 0;\n{ind}int {s} = 0;\n"));
+            // Half of the loops are written as `for` loops (the same loop
+            // once lowered).
+            let as_for = r.chance(50);
+            if as_for {
+                out.push_str(&format!("{ind}int {s} = 0;\n"));
+            } else {
+                out.push_str(&format!("{ind}int {i} = 0;\n{ind}int {s} = 0;\n"));
+            }
             let mut inv = vec![format!("0 <= {i}")];
             if r.chance(70) {
                 inv.push(format!("{s} >= 0"));
@@ -176,7 +183,11 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             if sc.pred && r.chance(85) {
                 inv.push("p()".into());
             }
-            out.push_str(&format!("{ind}while ({i} < {bound})\n"));
+            if as_for {
+                out.push_str(&format!("{ind}for (int {i} = 0; {i} < {bound}; {i}++)\n"));
+            } else {
+                out.push_str(&format!("{ind}while ({i} < {bound})\n"));
+            }
             for c in &inv {
                 out.push_str(&format!("{ind}  invariant {c};\n"));
             }
@@ -192,7 +203,9 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             ));
             let n = r.int(0, 2) as usize;
             block(r, sc, out, &deeper, n);
-            out.push_str(&format!("{deeper}{i} = {i} + 1;\n"));
+            if !as_for {
+                out.push_str(&format!("{deeper}{i} = {i} + 1;\n"));
+            }
             sc.ints = saved;
             sc.fields = fields;
             sc.pred = pred;
@@ -209,6 +222,34 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             sc.ints.push(x);
         }
         9 => out.push_str(&format!("{ind}assert {};\n", cond(r, sc, 1))),
+        // Updates: `x++`, `x op= e`, postfix updates inside an expression.
+        10 | 11 if !sc.ints.is_empty() => {
+            let x = r.pick(&sc.ints).clone();
+            let y = r.pick(&sc.ints).clone();
+            let step = *r.pick(&["++", "--"]);
+            let line = match r.below(6) {
+                0 => format!("{x}{step};"),
+                1 => format!(
+                    "{x} {}= {};",
+                    r.pick(&["+", "-", "*", "/", "%"]),
+                    int_expr(r, sc, 1)
+                ),
+                2 => format!(
+                    "{x} = {} {} {y}{step};",
+                    int_expr(r, sc, 1),
+                    r.pick(&["+", "-", "*"])
+                ),
+                3 if sc.fields => format!(
+                    "{} {}= {};",
+                    r.pick(&["f", "g"]),
+                    r.pick(&["+", "-"]),
+                    int_expr(r, sc, 1)
+                ),
+                4 => format!("{x} = ({} ? {y}{step} : {y}) + {y};", cond(r, sc, 0)),
+                _ => format!("{x} = {y}{step} * 2 + {y};"),
+            };
+            out.push_str(&format!("{ind}{line}\n"));
+        }
         _ => {
             let x = format!("x{}", sc.next_local);
             sc.next_local += 1;

@@ -1,0 +1,115 @@
+//! Updates: `x++`, `x--` and `x op= e` as statements, postfix `x++` / `x--`
+//! inside the expressions of code, and where the latter may not stand.
+//!
+//! A postfix update changes the state in the middle of an expression. Sift
+//! lowers it to statements before verification (`crate::lower`), which is
+//! exact only where the expression is evaluated once, before the statement
+//! acts: so not in a loop condition (evaluated again before every
+//! iteration, where the invariant must already hold), and not in a ghost
+//! statement or form (`open`, `opening`, `use`, `using`: they stand for
+//! proof steps, not computation). Contracts, assertions and pure method
+//! bodies describe states and never hold one.
+
+use super::expr::Resolved;
+use super::positions::{Clause, Pos};
+use super::types::Ty;
+use super::{Checker, error};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, StepOp};
+
+pub const LOOP_CONDITION: &str = "a loop condition is evaluated again before every iteration";
+pub const GHOST_EXPR: &str = "ghost statements and forms stand for proof steps, not computation";
+
+impl Checker {
+    /// Runs `f` with postfix updates banned for the reason `why` (an outer
+    /// ban, reported first, stays).
+    pub(super) fn banning<T>(&mut self, why: &'static str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = self.step_ban;
+        self.step_ban = Some(outer.unwrap_or(why));
+        let r = f(self);
+        self.step_ban = outer;
+        r
+    }
+
+    /// `x++` / `x--` inside an expression: its value is the old value.
+    pub(super) fn post_step(&mut self, op: StepOp, target: &mut Expr, span: Span) -> Ty {
+        let sym = op.symbol();
+        if self.ctx.clause != Clause::Code {
+            let d = error(
+                span.clone(),
+                format!("`{sym}` is not allowed {}", self.ctx.clause.place()),
+            )
+            .with_label("an update changes the state")
+            .with_help("contracts, assertions and pure method bodies cannot change variables");
+            self.report(d);
+        } else if let Some(why) = self.step_ban {
+            let d = error(span.clone(), format!("`{sym}` is not allowed here"))
+                .with_label(why)
+                .with_help(format!(
+                    "update the variable in a statement of its own: `x{sym};`"
+                ));
+            self.report(d);
+        }
+        self.update_target(target, sym);
+        Ty::Int
+    }
+
+    /// `x op= e;`, `x++;`, `x--;`.
+    pub(super) fn update_stmt(&mut self, target: &mut Expr, op: BinOp, value: Option<&mut Expr>) {
+        let Some(value) = value else {
+            let sym = if op == BinOp::Add { "++" } else { "--" };
+            return self.update_target(target, sym);
+        };
+        let sym = format!("{}=", op.symbol());
+        self.update_target(target, &sym);
+        let t = self.expr(value, Pos::Value);
+        self.expect(
+            &t,
+            &Ty::Int,
+            value.span.clone(),
+            &format!("`{sym}` needs a value of type `int`"),
+        );
+    }
+
+    /// The target of an update: a local variable, a parameter or a field
+    /// (arrays will add their elements), of type `int`. Resolves it in place.
+    fn update_target(&mut self, target: &mut Expr, sym: &str) {
+        if let ExprKind::Name(id) = &target.kind
+            && let Resolved::Class = self.lookup_name(&id.name)
+        {
+            let d = error(
+                target.span.clone(),
+                format!("cannot assign to class `{}`", id.name),
+            )
+            .with_label("not a variable");
+            self.report(d);
+            return;
+        }
+        let t = self.expr(target, Pos::Value);
+        match &target.kind {
+            ExprKind::Var(_) | ExprKind::Field { .. } => {}
+            ExprKind::This => {
+                let d = error(target.span.clone(), "cannot assign to `this`")
+                    .with_label("`this` is not a variable");
+                self.report(d);
+                return;
+            }
+            // An unknown name was reported by `expr`.
+            ExprKind::Name(_) => return,
+            _ => {
+                let d = error(
+                    target.span.clone(),
+                    format!("`{sym}` needs a variable or a field"),
+                )
+                .with_label("cannot assign to this expression");
+                self.report(d);
+                return;
+            }
+        }
+        self.expect(
+            &t,
+            &Ty::Int,
+            target.span.clone(),
+            &format!("`{sym}` needs an `int`"),
+        );
+    }
+}
