@@ -19,10 +19,12 @@ pub enum Kind {
     JoinFailed,
     DivisionByZero,
     Termination,
+    IndexOutOfBounds,
+    ArraySizeNegative,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Parse,
         Kind::Type,
         Kind::AssertFailed,
@@ -37,6 +39,8 @@ impl Kind {
         Kind::JoinFailed,
         Kind::DivisionByZero,
         Kind::Termination,
+        Kind::IndexOutOfBounds,
+        Kind::ArraySizeNegative,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -55,6 +59,8 @@ impl Kind {
             Kind::JoinFailed => "join.failed",
             Kind::DivisionByZero => "division.by.zero",
             Kind::Termination => "termination",
+            Kind::IndexOutOfBounds => "index.out.of.bounds",
+            Kind::ArraySizeNegative => "array.size.negative",
         }
     }
 

@@ -133,6 +133,11 @@ impl Checker {
                 let vt = self.expr(value, Pos::Value);
                 self.expect(&vt, &t, value.span.clone(), "");
             }
+            StmtKind::IndexAssign { target, value } => {
+                let t = self.expr(target, Pos::Value);
+                let vt = self.expr(value, Pos::Value);
+                self.expect(&vt, &t, value.span.clone(), "");
+            }
             StmtKind::Call(e) => match &mut e.kind {
                 ExprKind::Call(call) => {
                     self.call(call, Site::Stmt);
@@ -256,6 +261,10 @@ impl Checker {
             ExprKind::New { class, args } => {
                 let class = class.clone();
                 self.new_object(&class, args, span.clone())
+            }
+            ExprKind::NewArray { elem, size } => {
+                let elem = elem.clone();
+                self.new_array(&elem, size)
             }
             _ => self.expr(e, Pos::Value),
         };

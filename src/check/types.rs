@@ -9,6 +9,8 @@ pub enum Ty {
     Int,
     Bool,
     Class(String),
+    /// `T[]`.
+    Array(Box<Ty>),
     /// The type of the `null` literal: assignable to every class type.
     Null,
     /// The "value" of a call of a `void` method.
@@ -26,7 +28,7 @@ impl Ty {
     pub fn assignable_to(&self, to: &Ty) -> bool {
         match (self, to) {
             (Ty::Err, _) | (_, Ty::Err) => true,
-            (Ty::Null, Ty::Class(_)) => true,
+            (Ty::Null, Ty::Class(_) | Ty::Array(_)) => true,
             (a, b) => a == b && *a != Ty::Void,
         }
     }
@@ -45,8 +47,8 @@ impl Ty {
     pub fn join(&self, other: &Ty) -> Option<Ty> {
         match (self, other) {
             (Ty::Err, _) | (_, Ty::Err) => Some(Ty::Err),
-            (Ty::Null, Ty::Class(_)) => Some(other.clone()),
-            (Ty::Class(_), Ty::Null) => Some(self.clone()),
+            (Ty::Null, Ty::Class(_) | Ty::Array(_)) => Some(other.clone()),
+            (Ty::Class(_) | Ty::Array(_), Ty::Null) => Some(self.clone()),
             (a, b) if a == b && *a != Ty::Void => Some(a.clone()),
             _ => None,
         }
@@ -59,6 +61,7 @@ impl fmt::Display for Ty {
             Ty::Int => f.write_str("int"),
             Ty::Bool => f.write_str("bool"),
             Ty::Class(c) => f.write_str(c),
+            Ty::Array(e) => write!(f, "{e}[]"),
             Ty::Null => f.write_str("null"),
             Ty::Void => f.write_str("void"),
             Ty::Err => f.write_str("{unknown}"),

@@ -22,10 +22,11 @@ pub fn parse_literal(text: &str, ty: &TypeKind) -> Result<Value, String> {
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!("`{text}` is not a bool (`true` or `false`)")),
         },
-        TypeKind::Class(c) => match t {
+        TypeKind::Class(_) | TypeKind::Array(_) => match t {
             "null" => Ok(Value::Null),
             _ => Err(format!(
-                "`{text}` is not a `{c}`: objects cannot be given on the command line, only `null`"
+                "`{text}` is not a `{}`: objects and arrays cannot be given on the command line, only `null`",
+                type_name(ty)
             )),
         },
     }
@@ -81,6 +82,7 @@ pub fn type_name(t: &TypeKind) -> String {
         TypeKind::Int => "int".into(),
         TypeKind::Bool => "bool".into(),
         TypeKind::Class(c) => c.clone(),
+        TypeKind::Array(e) => format!("{}[]", type_name(e)),
     }
 }
 
@@ -115,6 +117,20 @@ pub fn from_model(
     entry: &HashMap<String, String>,
     fields: &[(String, String, String)],
 ) -> Result<Inputs, String> {
+    // A model says nothing usable about an array's contents here (its
+    // elements are one chunk): such inputs are not built, rather than
+    // built wrong.
+    if let Some(p) = mi
+        .decl
+        .params
+        .iter()
+        .find(|p| matches!(p.ty.kind, TypeKind::Array(_)))
+    {
+        return Err(format!(
+            "parameter `{}` is an array: runs from a model do not support array inputs yet",
+            p.name.name
+        ));
+    }
     let mut classes: BTreeMap<String, String> = BTreeMap::new();
     let mut note = |v: &str, ty: &TypeKind| {
         if let (Some(ModelValue::Object(k)), TypeKind::Class(c)) = (parse_model_value(v), ty) {

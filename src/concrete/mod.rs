@@ -7,6 +7,7 @@
 //! its postcondition back. The first failed check stops the run, with the
 //! kind and place the verifier would report (LANGUAGE.md section 6).
 
+mod array;
 mod assertion;
 pub mod cli;
 mod eval;

@@ -58,7 +58,7 @@ pub struct FunDecl {
 pub struct Solver<'z> {
     z: &'z Context,
     s: z3::Solver<'z>,
-    sorts: [ZSort<'z>; 4],
+    sorts: [ZSort<'z>; 5],
     decls: HashMap<String, FuncDecl<'z>>,
     cache: HashMap<Term, Dynamic<'z>>,
     /// The top path-condition node of each push level, bottom first.
@@ -118,7 +118,8 @@ impl<'z> Solver<'z> {
         s.from_string(PRELUDE);
         let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
         let rf = ZSort::uninterpreted(z, Symbol::String("Ref".into()));
-        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap];
+        let seq = ZSort::array(z, &ZSort::int(z), &snap);
+        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap, seq];
         let mut solver = Solver {
             z,
             s,
@@ -156,6 +157,7 @@ impl<'z> Solver<'z> {
             Sort::Bool => 1,
             Sort::Ref => 2,
             Sort::Snap => 3,
+            Sort::Seq => 4,
         }]
     }
 
@@ -272,6 +274,13 @@ impl<'z> Solver<'z> {
             Op::Neg => int(0).unary_minus().into(),
             Op::Lt => int(0).lt(&int(1)).into(),
             Op::Le => int(0).le(&int(1)).into(),
+            Op::Select => args[0].as_array().expect("seq operand").select(&int(1)),
+            Op::Store => args[0]
+                .as_array()
+                .expect("seq operand")
+                .store(&int(1), &args[2])
+                .into(),
+            Op::ConstSeq => z3::ast::Array::const_array(z, &ZSort::int(z), &args[0]).into(),
         };
         self.cache.insert(t.clone(), d.clone());
         d

@@ -37,6 +37,8 @@ pub struct Ctx<'z> {
     next_alloc: u32,
     /// Set while checking a pure method body: (its name, where it starts).
     pub termination: Option<(String, usize)>,
+    /// The value of that method's `decreases` measure in its pre-state.
+    pub measure: Option<Term>,
     /// Pure methods whose preconditions are being consumed, innermost last:
     /// a precondition that calls its own method again would never finish.
     pub consuming_pre: Vec<String>,
@@ -78,6 +80,9 @@ pub struct Ctx<'z> {
     pub entry: Option<super::state::Store>,
     /// Building a failure's replay inputs (not again inside that).
     replaying: bool,
+    /// The element sort of the arrays accessed so far (to show their
+    /// contents in counterexamples; `array::note_sort`).
+    pub elem_sorts: std::collections::HashMap<Term, Sort>,
 }
 
 /// Where a failed trial stopped: the path (its state) and why.
@@ -97,6 +102,7 @@ impl<'z> Ctx<'z> {
             next_var: 0,
             next_alloc: 0,
             termination: None,
+            measure: None,
             consuming_pre: Vec::new(),
             joins_done: HashSet::new(),
             unit: 0,
@@ -115,6 +121,7 @@ impl<'z> Ctx<'z> {
             leaves: None,
             entry: None,
             replaying: false,
+            elem_sorts: Default::default(),
         }
     }
 
@@ -449,6 +456,7 @@ impl<'z> Ctx<'z> {
             names.push(k.to_string());
             terms.push(v.clone());
         }
+        let mut arrays = Vec::new();
         for (_, c) in s.heap.iter() {
             if let super::heap::Chunk::Field { recv, field, value } = c {
                 let owner = store
@@ -456,13 +464,35 @@ impl<'z> Ctx<'z> {
                     .find(|(_, v)| *v == recv)
                     .map(|(k, _)| k.to_string());
                 let Some(owner) = owner else { continue };
+                if &**field == crate::syntax::ast::ELEMS {
+                    arrays.push((owner, recv.clone(), value.clone()));
+                    continue;
+                }
                 names.push(format!("{owner}.{}", super::heap::short_name(field)));
                 terms.push(value.clone());
             }
         }
+        let plain = terms.len();
+        for (_, recv, value) in &arrays {
+            let sort = self.elem_sorts.get(recv).copied().unwrap_or(Sort::Int);
+            terms.extend(super::array::counterexample_terms(recv, value, sort));
+        }
         let negated = goal.map(|g| Term::not(g.clone()));
         match self.solver.model_values(pc, negated.as_ref(), &terms) {
-            Some(values) => names.into_iter().zip(values).collect(),
+            Some(values) => {
+                let mut out: Vec<(String, String)> =
+                    names.into_iter().zip(values.clone()).collect();
+                for (i, (owner, _, _)) in arrays.into_iter().enumerate() {
+                    let width = super::array::SHOWN + 1;
+                    let start = plain + i * width;
+                    let shown = super::array::render_contents(&values[start..start + width]);
+                    match out.iter_mut().find(|(n, _)| *n == owner) {
+                        Some(entry) => entry.1 = shown,
+                        None => out.push((owner, shown)),
+                    }
+                }
+                out
+            }
             None => Vec::new(),
         }
     }

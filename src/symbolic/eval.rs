@@ -29,6 +29,10 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
             eval_field(ctx, s, recv, &format!("{class}.{}", field.name), e, k)
         }
         ExprKind::Call(call) => eval_pure_call(ctx, s, call, k),
+        ExprKind::Length(a) => super::array::eval_length(ctx, s, a, e, k),
+        ExprKind::Index { arr, index, elem } => {
+            super::array::eval_index(ctx, s, (arr, index, elem), e, k)
+        }
         ExprKind::Unary(UnOp::Not, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::not(t))),
         ExprKind::Unary(UnOp::Neg, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::neg(t))),
         ExprKind::Binary(BinOp::And, a, b) => {
@@ -49,7 +53,11 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         ExprKind::Old(a) => eval_old(ctx, s, a, k),
         ExprKind::Opening(call, body) => eval_opening(ctx, s, call, body, e.span.clone(), k),
         ExprKind::Using(call, body) => eval_using(ctx, s, call, body, k),
-        ExprKind::Name(_) | ExprKind::New { .. } | ExprKind::Acc(_) | ExprKind::Untouched(_) => {
+        ExprKind::Name(_)
+        | ExprKind::New { .. }
+        | ExprKind::NewArray { .. }
+        | ExprKind::Acc(_)
+        | ExprKind::Untouched(_) => {
             ctx.internal(&s, e.span.clone(), "unexpected form in an expression")
         }
     }
@@ -427,6 +435,18 @@ fn pure_call_result(
     unfold: bool,
     k: TermCont,
 ) {
+    let finish = |ctx: &mut Ctx, after: State| {
+        let mut fargs = vec![snap.clone()];
+        fargs.extend(recv.clone());
+        fargs.extend(args.iter().cloned());
+        let t = Term::app(&pure.fun, fargs, pure.ret);
+        let out = s.resume(&after);
+        if unfold {
+            use_on_eval(ctx, out, call, pure, recv.clone(), args, t, k)
+        } else {
+            k(ctx, out, t)
+        }
+    };
     if let Some((caller, start)) = ctx.termination.clone()
         && !s.unfolding
         && s.opening_depth == 0
@@ -437,28 +457,12 @@ fn pure_call_result(
             "cannot show that this call terminates: `{}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap",
             pure.fun
         );
-        if ctx
-            .fail(
-                &outside_obligation(&after),
-                Kind::Termination,
-                call.span.clone(),
-                reason,
-            )
-            .is_none()
-        {
-            return;
-        }
+        let operands = (recv.clone(), args);
+        return super::measure::check_measure(
+            ctx, &s.heap, after, call, pure, operands, reason, &finish,
+        );
     }
-    let mut fargs = vec![snap];
-    fargs.extend(recv.clone());
-    fargs.extend(args.iter().cloned());
-    let t = Term::app(&pure.fun, fargs, pure.ret);
-    let out = s.resume(&after);
-    if unfold {
-        use_on_eval(ctx, out, call, pure, recv, args, t, k)
-    } else {
-        k(ctx, out, t)
-    }
+    finish(ctx, after)
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the

@@ -48,7 +48,7 @@ pub fn sort_of(t: &TypeKind) -> Sort {
     match t {
         TypeKind::Int => Sort::Int,
         TypeKind::Bool => Sort::Bool,
-        TypeKind::Class(_) => Sort::Ref,
+        TypeKind::Class(_) | TypeKind::Array(_) => Sort::Ref,
     }
 }
 
@@ -56,7 +56,7 @@ pub fn default_literal(t: &TypeKind, span: Span) -> Expr {
     let kind = match t {
         TypeKind::Int => ExprKind::Int("0".into()),
         TypeKind::Bool => ExprKind::Bool(false),
-        TypeKind::Class(_) => ExprKind::Null,
+        TypeKind::Class(_) | TypeKind::Array(_) => ExprKind::Null,
     };
     Expr::new(kind, span)
 }
@@ -167,6 +167,9 @@ impl ProgramInfo {
     }
 
     pub fn field_sort(&self, qualified: &str) -> Sort {
+        if qualified == ELEMS {
+            return Sort::Seq;
+        }
         let class = qualified.split('.').next().unwrap_or("");
         self.class_fields(class)
             .iter()

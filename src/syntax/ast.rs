@@ -40,7 +40,16 @@ pub enum TypeKind {
     Int,
     Bool,
     Class(String),
+    /// `T[]` (LANGUAGE.md section 4a).
+    Array(Box<TypeKind>),
 }
+
+/// The pseudo-class of `acc(a.elems)`: an array's elements are one field
+/// chunk named `[].elems` (`ExprKind::Field` with this class), so every
+/// rule about field chunks (separation, inference, framing) applies.
+pub const ARRAY_CLASS: &str = "[]";
+/// The qualified name of the elements chunk.
+pub const ELEMS: &str = "[].elems";
 
 #[derive(Clone, Debug)]
 pub struct Type {
@@ -77,6 +86,8 @@ pub struct Pure {
     pub ret: Type,
     pub params: Vec<Param>,
     pub requires: Vec<Expr>,
+    /// `decreases e;`: the termination measure (LANGUAGE.md section 5).
+    pub decreases: Option<Expr>,
     /// The expression of the single `return`.
     pub body: Expr,
     pub span: Span,
@@ -234,6 +245,11 @@ pub enum StmtKind {
         target: Expr,
         value: Expr,
     },
+    /// `a[i] = e;` — `target` is an `ExprKind::Index`.
+    IndexAssign {
+        target: Expr,
+        value: Expr,
+    },
     /// `call;` — an `ExprKind::Call`.
     Call(Expr),
     /// `else if` is an `else` block holding one `If` ([`Block::else_if`]):
@@ -335,6 +351,20 @@ pub enum ExprKind {
         class: Ident,
         args: Vec<Expr>,
     },
+    /// `new T[size]`; `elem` is `T` (itself an array type for `new T[n][]`).
+    NewArray {
+        elem: Type,
+        size: Box<Expr>,
+    },
+    /// `a[i]`; `elem` is the element type, set by the checker.
+    Index {
+        arr: Box<Expr>,
+        index: Box<Expr>,
+        elem: Option<TypeKind>,
+    },
+    /// `a.length` of an array `a` (the parser gives `Field`; the checker
+    /// turns it into this).
+    Length(Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`

@@ -53,7 +53,7 @@ pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
                 continue;
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}
-            b'(' | b'{' | b'?' => {
+            b'(' | b'{' | b'[' | b'?' => {
                 any_token = true;
                 frames.push(Frame { bodies: 0 });
                 depth += 1;
@@ -61,7 +61,7 @@ pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
                     return Err(too_deep(i..i + 1).into());
                 }
             }
-            b')' | b'}' | b':' => {
+            b')' | b'}' | b']' | b':' => {
                 any_token = true;
                 if frames.len() > 1
                     && let Some(f) = frames.pop()

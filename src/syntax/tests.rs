@@ -4,6 +4,7 @@ use super::ast::*;
 use super::parse;
 use crate::diag::{Kind, line_col};
 
+mod arrays;
 mod errors;
 mod limits;
 
@@ -33,6 +34,9 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Using(c, b) => format!("(using {} {})", show_call(c), show(b)),
         ExprKind::Acc(a) => format!("(acc {})", show(a)),
         ExprKind::Untouched(a) => format!("(untouched {})", show(a)),
+        ExprKind::NewArray { elem, size } => format!("(new[] {:?} {})", elem.kind, show(size)),
+        ExprKind::Index { arr, index, .. } => format!("([] {} {})", show(arr), show(index)),
+        ExprKind::Length(a) => format!("(length {})", show(a)),
     }
 }
 
