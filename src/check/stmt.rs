@@ -115,7 +115,15 @@ impl Checker {
             }
             StmtKind::FieldAssign { target, value } => {
                 let t = match &target.kind {
-                    ExprKind::Field { .. } => self.expr(target, Pos::Value),
+                    ExprKind::Field { .. } => {
+                        let t = self.expr(target, Pos::Value);
+                        if matches!(target.kind, ExprKind::Length(_)) {
+                            let d = error(target.span.clone(), "cannot assign to `length`")
+                                .with_label("the length of an array is immutable");
+                            self.report(d);
+                        }
+                        t
+                    }
                     ExprKind::This => {
                         let d = error(target.span.clone(), "cannot assign to `this`")
                             .with_label("`this` is not a variable");

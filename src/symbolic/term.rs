@@ -616,6 +616,15 @@ impl Term {
     }
 
     pub fn store(seq: Term, i: Term, v: Term) -> Term {
+        // Writing back what was read leaves the same sequence: the solver
+        // knows this (extensionality), but a snapshot built from the
+        // sequence (`fromSeq`) would not be the one it was read from.
+        if let (Op::Select, [from, j]) = (v.op(), v.args())
+            && *from == seq
+            && *j == i
+        {
+            return seq;
+        }
         Term::mk(Op::Store, vec![seq, i, v], Sort::Seq)
     }
 
@@ -924,6 +933,8 @@ mod tests {
         assert_eq!(Term::select(w.clone(), x()).args()[0], w);
         assert_eq!(Term::select(Term::const_seq(v(0)), x()), v(0));
         assert_eq!(w.to_string(), "a@3[0 := fromInt(5)][1 := fromInt(6)]");
+        let read = Term::select(a.clone(), x());
+        assert_eq!(Term::store(a.clone(), x(), read), a);
     }
 
     #[test]
