@@ -928,7 +928,7 @@ mod tests {
         // cannot be decided here.
         assert_eq!(
             Term::select(w.clone(), Term::int(2)),
-            Term::select(a, Term::int(2))
+            Term::select(a.clone(), Term::int(2))
         );
         assert_eq!(Term::select(w.clone(), x()).args()[0], w);
         assert_eq!(Term::select(Term::const_seq(v(0)), x()), v(0));
