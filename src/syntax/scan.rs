@@ -150,7 +150,7 @@ fn is_ident_char(b: u8) -> bool {
 }
 
 /// Reserved words (LANGUAGE.md section 1).
-pub const RESERVED: [&str; 32] = [
+pub const RESERVED: [&str; 33] = [
     "class",
     "static",
     "void",
@@ -183,6 +183,7 @@ pub const RESERVED: [&str; 32] = [
     "assert",
     "assume",
     "join",
+    "decreases",
 ];
 
 const MULTI_CHAR_OPS: [&str; 10] = ["==>", "==", "!=", "<=", ">=", "&&", "||", "/*", "//", "*/"];

@@ -34,7 +34,7 @@ function checkRules(rule, where) {
 checkRules(grammar, 'grammar');
 
 // The keywords of LANGUAGE.md section 1 are all highlighted.
-const keywords = `class static void int bool pure predicate requires ensures invariant return if else while new
+const keywords = `class static void int bool pure predicate requires ensures invariant decreases return if else while new
   null this result true false acc old untouched opening using in open close use assert assume join`.split(/\s+/);
 const grammarText = JSON.stringify(grammar.repository.keywords);
 for (const k of keywords) {
