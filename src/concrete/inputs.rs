@@ -25,7 +25,7 @@ pub fn parse_literal(text: &str, ty: &TypeKind) -> Result<Value, String> {
         TypeKind::Class(_) | TypeKind::Array(_) => match t {
             "null" => Ok(Value::Null),
             _ => Err(format!(
-                "`{text}` is not a `{}`: objects and arrays cannot be given on the command line, only `null`",
+                "`{text}` is not a `{}`: objects cannot be given on the command line, only `null`",
                 type_name(ty)
             )),
         },

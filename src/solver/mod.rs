@@ -544,6 +544,47 @@ mod tests {
         });
     }
 
+    /// The array laws (`fromSeq`, `length`) are shared with the API's
+    /// terms, decide reads over writes, and leave `false` unprovable.
+    #[test]
+    fn array_laws_prove_what_they_should_and_no_more() {
+        with_solver(|s| {
+            let (seq, r, i, j) = (
+                v(1, Sort::Seq),
+                v(2, Sort::Ref),
+                v(3, Sort::Int),
+                v(4, Sort::Int),
+            );
+            let mut pc = PathCondition::default();
+            pc.add(Term::neq(i.clone(), j.clone()));
+            let written = Term::store(seq.clone(), i.clone(), Term::to_snap(Term::int(7)));
+            let read =
+                |at: &Term| Term::from_snap(Term::select(written.clone(), at.clone()), Sort::Int);
+            let old_j = Term::from_snap(Term::select(seq.clone(), j.clone()), Sort::Int);
+            let goals = [
+                Term::eq(read(&i), Term::int(7)),
+                Term::eq(read(&j), old_j),
+                Term::le(Term::int(0), Term::length(r.clone())),
+            ];
+            for g in goals {
+                assert_eq!(s.prove(&pc, &g, "test"), Answer::Proved, "{g}");
+            }
+            assert!(s.feasible(&pc, "test"));
+            assert_eq!(s.prove(&pc, &Term::bool(false), "test"), Answer::Refuted);
+            assert_eq!(
+                s.prove(&pc, &Term::eq(read(&j), Term::int(7)), "test"),
+                Answer::Refuted
+            );
+            // fromSeq is injective: the same snapshot, the same sequence.
+            let other = v(5, Sort::Seq);
+            pc.add(Term::eq(
+                Term::to_snap(other.clone()),
+                Term::to_snap(seq.clone()),
+            ));
+            assert_eq!(s.prove(&pc, &Term::eq(other, seq), "test"), Answer::Proved);
+        });
+    }
+
     #[test]
     fn the_prelude_is_consistent_and_refutes() {
         with_solver(|s| {
