@@ -11,7 +11,7 @@ use crate::diag::Kind;
 use crate::syntax::ast::{ELEMS, Expr, ExprKind, Span, TypeKind};
 
 /// The field holding an array's length.
-const LENGTH: &str = "[].length";
+pub const LENGTH: &str = "[].length";
 
 /// Arrays larger than this are not allocated by a run (a limit, not a
 /// failure of the program).
@@ -199,14 +199,24 @@ impl Machine<'_> {
                 "an array of {n} elements is larger than a run allocates ({MAX_LENGTH})"
             )));
         }
-        let d = default_value(elem);
-        let mut fields: std::collections::BTreeMap<String, Value> =
-            (0..n).map(|i| (elem_field(i), d)).collect();
-        fields.insert(LENGTH.to_string(), Value::Int(n));
-        let o = self.heap.alloc(&format!("{}[]", type_name(elem)), fields);
+        let o = alloc(&mut self.heap, elem, n);
         frame.perms.locs.insert((o, ELEMS.to_string()));
         Ok(Value::Ref(o))
     }
+}
+
+/// A fresh array of `n` defaults of type `elem`.
+pub fn alloc(heap: &mut Heap, elem: &TypeKind, n: i128) -> usize {
+    let d = default_value(elem);
+    let mut fields: std::collections::BTreeMap<String, Value> =
+        (0..n).map(|i| (elem_field(i), d)).collect();
+    fields.insert(LENGTH.to_string(), Value::Int(n));
+    heap.alloc(&format!("{}[]", type_name(elem)), fields)
+}
+
+/// Whether heap object `o` is an array.
+pub fn is_array(heap: &Heap, o: usize) -> bool {
+    length_of(heap, o).is_some()
 }
 
 fn type_name(t: &TypeKind) -> String {

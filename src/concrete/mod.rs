@@ -196,6 +196,11 @@ impl Machine<'_> {
             for f in obj.fields.keys() {
                 world.locs.insert((o, f.clone()));
             }
+            if array::is_array(&self.heap, o) {
+                world
+                    .locs
+                    .insert((o, crate::syntax::ast::ELEMS.to_string()));
+            }
         }
         // The environment closes the instances the precondition asks for.
         let infer = std::mem::replace(&mut self.infer, true);

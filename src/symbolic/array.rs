@@ -247,3 +247,22 @@ pub fn render_contents(values: &[String]) -> String {
     }
     format!("[{}]", shown.join(", "))
 }
+
+/// How many elements of an input array a model gives (the rest keep
+/// their default): replayed counterexamples and `sift test` runs.
+pub const INPUT_ELEMENTS: usize = 16;
+
+/// The input "fields" of an array in a model (`paths::InputTerms`): its
+/// length as `[].length` and each of its first elements `[]#k/Sort` read
+/// as every element sort (the run keeps the one its type says).
+pub fn input_terms(recv: &Term, seq: &Term) -> Vec<(String, Term)> {
+    let mut out = vec![("[].length".to_string(), Term::length(recv.clone()))];
+    for k in 0..INPUT_ELEMENTS {
+        let elem = Term::select(seq.clone(), Term::int(i128::try_from(k).unwrap_or(0)));
+        for sort in [Sort::Int, Sort::Bool, Sort::Ref] {
+            let name = format!("[]#{k}/{}", sort.name());
+            out.push((name, Term::from_snap(elem.clone(), sort)));
+        }
+    }
+    out
+}
