@@ -43,25 +43,9 @@ impl Checker {
         size: &mut Expr,
         span: Span,
     ) -> Ty {
-        let d = new_in_expression(
-            &format!("{}[]", self.source_type(elem)),
-            self.ctx.clause,
-            span,
-        );
+        let d = new_in_expression(&format!("{}[]", elem.kind), self.ctx.clause, span);
         self.report(d);
         self.new_array(elem, size)
-    }
-
-    fn source_type(&self, t: &Type) -> String {
-        fn show(k: &TypeKind) -> String {
-            match k {
-                TypeKind::Int => "int".into(),
-                TypeKind::Bool => "bool".into(),
-                TypeKind::Class(c) => c.clone(),
-                TypeKind::Array(e) => format!("{}[]", show(e)),
-            }
-        }
-        show(&t.kind)
     }
 
     /// `a[i]`: `a` an array, `i` an `int`; records the element type.

@@ -211,19 +211,10 @@ pub fn alloc(heap: &mut Heap, elem: &TypeKind, n: i128) -> usize {
     let mut fields: std::collections::BTreeMap<String, Value> =
         (0..n).map(|i| (elem_field(i), d)).collect();
     fields.insert(LENGTH.to_string(), Value::Int(n));
-    heap.alloc(&format!("{}[]", type_name(elem)), fields)
+    heap.alloc(&format!("{elem}[]"), fields)
 }
 
 /// Whether heap object `o` is an array.
 pub fn is_array(heap: &Heap, o: usize) -> bool {
     length_of(heap, o).is_some()
-}
-
-fn type_name(t: &TypeKind) -> String {
-    match t {
-        TypeKind::Int => "int".into(),
-        TypeKind::Bool => "bool".into(),
-        TypeKind::Class(c) => c.clone(),
-        TypeKind::Array(e) => format!("{}[]", type_name(e)),
-    }
 }

@@ -78,12 +78,7 @@ pub fn from_literals(
 }
 
 pub fn type_name(t: &TypeKind) -> String {
-    match t {
-        TypeKind::Int => "int".into(),
-        TypeKind::Bool => "bool".into(),
-        TypeKind::Class(c) => c.clone(),
-        TypeKind::Array(e) => format!("{}[]", type_name(e)),
-    }
+    t.to_string()
 }
 
 /// A value from a model as the solver module prints it: an integer, a

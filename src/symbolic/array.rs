@@ -219,11 +219,16 @@ fn existing_refs(s: &State) -> Vec<Term> {
     out
 }
 
-/// Terms that show an array's contents in a counterexample: its length and
-/// its first `SHOWN` elements (read in the same model).
+/// How many elements of an array a counterexample shows.
 pub const SHOWN: usize = 8;
 
-pub fn counterexample_terms(recv: &Term, seq: &Term, sort: Sort) -> Vec<Term> {
+/// An array a counterexample shows: the variable naming it, the array and
+/// its elements.
+pub type Shown = (String, Term, Term);
+
+/// Terms that show an array's contents in a counterexample: its length and
+/// its first `SHOWN` elements (read in the same model).
+fn counterexample_terms(recv: &Term, seq: &Term, sort: Sort) -> Vec<Term> {
     let mut out = vec![Term::length(recv.clone())];
     for i in 0..SHOWN {
         let i = i128::try_from(i).unwrap_or(0);
@@ -235,8 +240,41 @@ pub fn counterexample_terms(recv: &Term, seq: &Term, sort: Sort) -> Vec<Term> {
     out
 }
 
+/// Adds to `terms` fresh variables standing for the contents of `arrays`
+/// and returns their equations, to assert in the model's query: the
+/// equations put the element terms into the query, so the model gives
+/// them values consistent with the prelude's laws (a term only evaluated
+/// in a model may escape the quantified laws).
+pub fn name_contents(ctx: &mut Ctx, arrays: &[Shown], terms: &mut Vec<Term>) -> Vec<Term> {
+    let mut named = Vec::new();
+    for (_, recv, seq) in arrays {
+        let sort = ctx.elem_sorts.get(recv).copied().unwrap_or(Sort::Int);
+        for t in counterexample_terms(recv, seq, sort) {
+            let v = ctx.fresh("shown", t.sort());
+            named.push(Term::eq(v.clone(), t));
+            terms.push(v);
+        }
+    }
+    named
+}
+
+/// Shows each of `arrays` as its contents (from `values`, the model values
+/// of the variables of `name_contents`), in place of its reference.
+pub fn show_contents(arrays: &[Shown], values: &[String], out: &mut Vec<(String, String)>) {
+    let width = SHOWN + 1;
+    for (i, (owner, _, _)) in arrays.iter().enumerate() {
+        let shown = values
+            .get(i * width..(i + 1) * width)
+            .map_or_else(|| "?".to_string(), render_contents);
+        match out.iter_mut().find(|(n, _)| n == owner) {
+            Some(entry) => entry.1 = shown,
+            None => out.push((owner.clone(), shown)),
+        }
+    }
+}
+
 /// `[3, 0, 7]` from the model values of `counterexample_terms`.
-pub fn render_contents(values: &[String]) -> String {
+fn render_contents(values: &[String]) -> String {
     let Some((len, elems)) = values.split_first() else {
         return "?".into();
     };

@@ -473,43 +473,18 @@ impl<'z> Ctx<'z> {
             }
         }
         let plain = terms.len();
-        // Array contents are named by fresh variables equal to them: the
-        // equations put the element terms into the query, so the model
-        // must give them values consistent with the prelude's laws (a term
-        // only evaluated in a model may escape the quantified laws).
-        let mut named = Vec::new();
-        for (_, recv, value) in &arrays {
-            let sort = self.elem_sorts.get(recv).copied().unwrap_or(Sort::Int);
-            for t in super::array::counterexample_terms(recv, value, sort) {
-                let v = self.fresh("shown", t.sort());
-                named.push(Term::eq(v.clone(), t));
-                terms.push(v);
-            }
-        }
+        let named = super::array::name_contents(self, &arrays, &mut terms);
         let negated = goal.map(|g| Term::not(g.clone()));
         let extra = match (negated, named.is_empty()) {
             (n, true) => n,
             (n, false) => Some(Term::and(n.into_iter().chain(named).collect())),
         };
-        match self.solver.model_values(pc, extra.as_ref(), &terms) {
-            Some(values) => {
-                let mut out: Vec<(String, String)> =
-                    names.into_iter().zip(values.clone()).collect();
-                for (i, (owner, _, _)) in arrays.into_iter().enumerate() {
-                    let width = super::array::SHOWN + 1;
-                    let start = plain + i * width;
-                    let shown = values
-                        .get(start..start + width)
-                        .map_or_else(|| "?".to_string(), super::array::render_contents);
-                    match out.iter_mut().find(|(n, _)| *n == owner) {
-                        Some(entry) => entry.1 = shown,
-                        None => out.push((owner, shown)),
-                    }
-                }
-                out
-            }
-            None => Vec::new(),
-        }
+        let values = self.solver.model_values(pc, extra.as_ref(), &terms);
+        values.map_or_else(Vec::new, |values| {
+            let mut out: Vec<(String, String)> = names.into_iter().zip(values.clone()).collect();
+            super::array::show_contents(&arrays, &values[plain.min(values.len())..], &mut out);
+            out
+        })
     }
 
     /// The method's inputs in a model of the failing path (and of the

@@ -44,6 +44,18 @@ pub enum TypeKind {
     Array(Box<TypeKind>),
 }
 
+/// As written in the source: `int`, `C`, `int[][]`.
+impl std::fmt::Display for TypeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TypeKind::Int => f.write_str("int"),
+            TypeKind::Bool => f.write_str("bool"),
+            TypeKind::Class(c) => f.write_str(c),
+            TypeKind::Array(e) => write!(f, "{e}[]"),
+        }
+    }
+}
+
 /// The pseudo-class of `acc(a.elems)`: an array's elements are one field
 /// chunk named `[].elems` (`ExprKind::Field` with this class), so every
 /// rule about field chunks (separation, inference, framing) applies.
