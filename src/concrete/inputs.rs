@@ -158,7 +158,13 @@ pub fn from_model(
                 continue;
             };
             let len = super::array::length_of(&heap, o).unwrap_or(0);
-            if k < len && sort == sort_name(elem) {
+            // An element the model makes an object of another type (the
+            // solver's references are untyped) keeps its default.
+            let typed = match parse_model_value(v) {
+                Some(ModelValue::Object(r)) => types.get(&r) == Some(&**elem),
+                _ => true,
+            };
+            if k < len && sort == sort_name(elem) && typed {
                 let v = value(v)?;
                 heap.set(&(o, super::array::elem_field(k)), v);
             }
