@@ -96,8 +96,13 @@ fn with_elems(
         e.span.clone(),
         found,
         &|ctx, st| {
+            // Worded like a missing `acc(e.f)`, which explanations parse.
+            let arr = match &e.kind {
+                crate::syntax::ast::ExprKind::Index { arr, .. } => ctx.text(&arr.span),
+                _ => ctx.text(&e.span),
+            };
             let reason = format!(
-                "no permission to {verb} `{}`: `acc(…elems)` is not held",
+                "no `acc({arr}.elems)` in the heap to {verb} `{}`",
                 ctx.text(&e.span)
             );
             if let Some(st) = ctx.fail(&st, Kind::PermissionMissing, e.span.clone(), reason) {
