@@ -28,6 +28,8 @@ struct Stats {
     programs: u64,
     methods: u64,
     verified: u64,
+    /// Of those, the generated array method `w`.
+    arrays_verified: u64,
     runs: u64,
     rejected: u64,
     confirmed: u64,
@@ -128,6 +130,9 @@ fn check_program(seed: u64, stats: &mut Stats) {
             continue;
         }
         stats.verified += 1;
+        if m.name == "C.w" {
+            stats.arrays_verified += 1;
+        }
         let (class, method) = m.name.split_once('.').expect("Class.name");
         let mi = prog.method(class, method).expect("method");
         // A model of every path (loops unrolled twice).
