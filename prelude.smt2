@@ -50,6 +50,29 @@
 (declare-fun toBool (Snap) Bool)
 (assert (forall ((v Bool)) (! (= (toBool (fromBool v)) v) :pattern ((fromBool v)))))
 
+; The elements of an array (the snapshot of `acc(a.elems)`) are Z3's
+; array theory, `(Array Int Snap)` with each element wrapped as a snapshot,
+; so one sort serves every element type. Chosen over Z3's sequences because
+; arrays are a decided theory in every Z3 version (read over write, and
+; extensionality: two element sequences that agree everywhere are equal, so
+; `untouched(acc(a.elems))` holds after writing back what was read), while
+; sequence support in Z3 4.8 is incomplete and slow; the length needs no
+; sequence either, it is a function of the array reference (below).
+; As for Bool, only toSeq(fromSeq(a)) = a is stated (fromSeq is injective):
+; the theory of arrays has countable models (arrays equal to a constant
+; outside finitely many indices are closed under store and const), so an
+; injection into Snap, which is countably infinite, is consistent with the
+; laws above. The verifier rewrites fromSeq(toSeq(s)) to s syntactically,
+; which again only replaces a snapshot by one holding the same value.
+(declare-fun fromSeq ((Array Int Snap)) Snap)
+(declare-fun toSeq (Snap) (Array Int Snap))
+(assert (forall ((a (Array Int Snap))) (! (= (toSeq (fromSeq a)) a) :pattern ((fromSeq a)))))
+
+; The length of an array is a function of the reference: immutable, read
+; without permission, never negative (consistent: interpret it as 0).
+(declare-fun length (Ref) Int)
+(assert (forall ((r Ref)) (! (<= 0 (length r)) :pattern ((length r)))))
+
 ; A part of an assertion that holds no heap (a pure fact, a conditional's
 ; empty side) has the snapshot `unit` when consumed; producing one assumes
 ; its snapshot is `unit` (a fact on the path, not an axiom): snapshots only

@@ -25,10 +25,12 @@ pub enum Kind {
     JoinFailed,
     DivisionByZero,
     Termination,
+    IndexOutOfBounds,
+    ArraySizeNegative,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Parse,
         Kind::Type,
         Kind::Internal,
@@ -44,6 +46,8 @@ impl Kind {
         Kind::JoinFailed,
         Kind::DivisionByZero,
         Kind::Termination,
+        Kind::IndexOutOfBounds,
+        Kind::ArraySizeNegative,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -63,6 +67,8 @@ impl Kind {
             Kind::JoinFailed => "join.failed",
             Kind::DivisionByZero => "division.by.zero",
             Kind::Termination => "termination",
+            Kind::IndexOutOfBounds => "index.out.of.bounds",
+            Kind::ArraySizeNegative => "array.size.negative",
         }
     }
 

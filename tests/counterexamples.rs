@@ -154,3 +154,26 @@ fn temporaries_are_named_after_their_text() {
     assert_eq!(value("i"), 4);
     assert_eq!(value("x"), 6);
 }
+
+/// An array in a counterexample is shown as its contents, read in the
+/// model of the failing path (after the writes that led there).
+#[test]
+fn arrays_are_shown_as_their_contents() {
+    let program = "class C {
+  static void m(int[] a, int i)
+    requires acc(a.elems) && a.length == 3 && 0 <= i && i < 3;
+  {
+    a[0] = 3;
+    a[1] = 0;
+    a[2] = 7;
+    assert a[i] != 7;
+  }
+}
+";
+    let report = verify_source("cex.sift", program, &Options::default());
+    assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
+    let cex = &report.errors[0].counterexample;
+    let get = |k: &str| cex.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    assert_eq!(get("a"), Some("[3, 0, 7]"), "{cex:?}");
+    assert_eq!(get("i"), Some("2"), "{cex:?}");
+}

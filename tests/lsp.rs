@@ -140,6 +140,27 @@ fn verification_errors_hover_and_code_lens() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
+const ARRAY_WRITE: &str = "class A {\n  static void m() {\n    int[] a = new int[2];\n    a[1] = 5;\n    assert a[1] == 6;\n  }\n}\n";
+
+/// Hovers show an array's elements as one chunk.
+#[test]
+fn hover_shows_the_elements_chunk() {
+    let mut c = Client::initialized();
+    let uri = "file:///tmp/array.sift";
+    c.open(uri, ARRAY_WRITE);
+    c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "assert.failed"));
+    let h = c.request("textDocument/hover", text_pos(uri, 3, 6));
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        md.contains(".elems ↦") && md.contains("[1 := fromInt(5)]"),
+        "{md}"
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
 #[test]
 fn stale_results_are_dropped_and_the_latest_text_verified() {
     let mut c = Client::initialized();

@@ -37,6 +37,9 @@ impl Checker {
             }
             ExprKind::Field { recv, field, class } => {
                 let rt = self.expr(recv, Pos::Value);
+                if matches!(rt, Ty::Array(_)) {
+                    return self.array_member(e, &rt);
+                }
                 match self.field_of(&rt, field) {
                     Some((c, t)) => {
                         *class = c;
@@ -52,6 +55,13 @@ impl Checker {
                 let class = class.clone();
                 self.new_object(&class, args, span)
             }
+            ExprKind::NewArray { elem, size } => {
+                let elem = elem.clone();
+                self.new_array_in_expression(&elem, size, span)
+            }
+            ExprKind::Index { arr, index, elem } => self.index(arr, index, elem),
+            // Already checked (`array_member`).
+            ExprKind::Length(_) => Ty::Int,
             ExprKind::Unary(op, a) => {
                 let (want, sym) = match op {
                     UnOp::Not => (Ty::Bool, "!"),
@@ -321,6 +331,9 @@ impl Checker {
     }
 
     fn acc_arg(&mut self, a: &mut Expr) {
+        if self.acc_elems(a) {
+            return;
+        }
         let t = self.expr(a, Pos::Value);
         if t.is_err() || matches!(a.kind, ExprKind::Field { .. }) {
             return;
@@ -331,7 +344,7 @@ impl Checker {
         };
         let d = error(a.span.clone(), "`acc` needs a field access")
             .with_label(label)
-            .with_help("write `acc(e.f)` for a field `f` of an object `e`");
+            .with_help("write `acc(e.f)` for a field `f` of an object `e`, or `acc(a.elems)` for the elements of an array `a`");
         self.report(d);
     }
 

@@ -8,6 +8,7 @@
 //! position); an expression whose type is unknown because of an earlier
 //! error has the type [`Ty::Err`], which silences follow-up errors.
 
+mod array;
 mod calls;
 mod constant;
 mod expr;
@@ -240,6 +241,15 @@ impl Checker {
             self.assertion(r, Clause::PureRequires);
         }
         self.ctx.clause = Clause::PureBody;
+        if let Some(d) = &mut p.decreases {
+            let t = self.expr(d, Pos::Value);
+            self.expect(
+                &t,
+                &Ty::Int,
+                d.span.clone(),
+                "a termination measure is an `int`",
+            );
+        }
         let t = self.expr(&mut p.body, Pos::Value);
         let label = format!("the pure method returns `{}`", sig.ret);
         self.expect(&t, &sig.ret, p.body.span.clone(), &label);

@@ -79,11 +79,14 @@ impl Form<'_> {
 
 /// Checks that an assertion form may stand here; `None` when it may.
 pub fn misplaced(form: Form<'_>, clause: Clause, pos: Pos, span: Span) -> Option<Diagnostic> {
-    if matches!(form, Form::Untouched) && clause != Clause::Ensures {
+    if matches!(form, Form::Untouched) && !matches!(clause, Clause::Ensures | Clause::Invariant) {
         return Some(
-            error(span, "`untouched` is only allowed in postconditions")
-                .with_label(format!("`untouched` {}", clause.place()))
-                .with_help("move it to an `ensures` clause"),
+            error(
+                span,
+                "`untouched` is only allowed in postconditions and loop invariants",
+            )
+            .with_label(format!("`untouched` {}", clause.place()))
+            .with_help("move it to an `ensures` or `invariant` clause"),
         );
     }
     if clause.is_assertion() {

@@ -122,7 +122,15 @@ impl Checker {
             }
             StmtKind::FieldAssign { target, value } => {
                 let t = match &target.kind {
-                    ExprKind::Field { .. } => self.expr(target, Pos::Value),
+                    ExprKind::Field { .. } => {
+                        let t = self.expr(target, Pos::Value);
+                        if matches!(target.kind, ExprKind::Length(_)) {
+                            let d = error(target.span.clone(), "cannot assign to `length`")
+                                .with_label("the length of an array is immutable");
+                            self.report(d);
+                        }
+                        t
+                    }
                     ExprKind::This => {
                         let d = error(target.span.clone(), "cannot assign to `this`")
                             .with_label("`this` is not a variable");
@@ -137,6 +145,11 @@ impl Checker {
                         Ty::Err
                     }
                 };
+                let vt = self.expr(value, Pos::Value);
+                self.expect(&vt, &t, value.span.clone(), "");
+            }
+            StmtKind::IndexAssign { target, value } => {
+                let t = self.expr(target, Pos::Value);
                 let vt = self.expr(value, Pos::Value);
                 self.expect(&vt, &t, value.span.clone(), "");
             }
@@ -265,6 +278,10 @@ impl Checker {
             ExprKind::New { class, args } => {
                 let class = class.clone();
                 self.new_object(&class, args, span.clone())
+            }
+            ExprKind::NewArray { elem, size } => {
+                let elem = elem.clone();
+                self.new_array(&elem, size)
             }
             _ => self.expr(e, Pos::Value),
         };

@@ -174,14 +174,22 @@ impl Table {
 
     /// The checker type of a declared type; reports unknown classes.
     pub fn resolve_type(&self, ty: &Type, diags: &mut Vec<Diagnostic>) -> Ty {
-        match &ty.kind {
+        self.resolve_kind(&ty.kind, &ty.span, diags)
+    }
+
+    fn resolve_kind(&self, kind: &TypeKind, span: &Span, diags: &mut Vec<Diagnostic>) -> Ty {
+        match kind {
             TypeKind::Int => Ty::Int,
             TypeKind::Bool => Ty::Bool,
             TypeKind::Class(c) if self.by_name.contains_key(c) => Ty::Class(c.clone()),
             TypeKind::Class(c) => {
-                diags.push(self.unknown_class(c, ty.span.clone()));
+                diags.push(self.unknown_class(c, span.clone()));
                 Ty::Err
             }
+            TypeKind::Array(e) => match self.resolve_kind(e, span, diags) {
+                Ty::Err => Ty::Err,
+                t => Ty::Array(Box::new(t)),
+            },
         }
     }
 

@@ -89,7 +89,10 @@ fn misplaced_assertions() {
     assert_eq!(m, "predicate instance `p` is not allowed in code");
     assert_eq!(at, "p()");
     let (m, _) = only("class A { int f; void m() requires untouched(acc(f)); { } }");
-    assert_eq!(m, "`untouched` is only allowed in postconditions");
+    assert_eq!(
+        m,
+        "`untouched` is only allowed in postconditions and loop invariants"
+    );
     let (m, _) = only("class A { int f; void m() { assume acc(f); } }");
     assert_eq!(m, "access assertion `acc` is not allowed in `assume`");
 }

@@ -11,6 +11,8 @@ pub enum Ty {
     Int,
     Bool,
     Class(String),
+    /// `T[]`.
+    Array(Box<Ty>),
     /// The type of the `null` literal: assignable to every class type.
     Null,
     /// The "value" of a call of a `void` method.
@@ -30,8 +32,8 @@ impl Ty {
     pub fn assignable_to(&self, to: &Ty) -> bool {
         match (self, to) {
             (Ty::Err, _) | (_, Ty::Err) => true,
-            (Ty::Null, Ty::Class(_)) => true,
-            (Ty::Class(_), Ty::Class(o)) if o == OBJECT => true,
+            (Ty::Null, Ty::Class(_) | Ty::Array(_)) => true,
+            (Ty::Class(_) | Ty::Array(_), Ty::Class(o)) if o == OBJECT => true,
             (a, b) => a == b && *a != Ty::Void,
         }
     }
@@ -55,7 +57,9 @@ impl Ty {
             (Ty::Void, _) | (_, Ty::Void) => None,
             _ if self.assignable_to(other) => Some(other.clone()),
             _ if other.assignable_to(self) => Some(self.clone()),
-            (Ty::Class(_), Ty::Class(_)) => Some(Ty::Class(OBJECT.to_string())),
+            (Ty::Class(_) | Ty::Array(_), Ty::Class(_) | Ty::Array(_)) => {
+                Some(Ty::Class(OBJECT.to_string()))
+            }
             _ => None,
         }
     }
@@ -67,6 +71,7 @@ impl fmt::Display for Ty {
             Ty::Int => f.write_str("int"),
             Ty::Bool => f.write_str("bool"),
             Ty::Class(c) => f.write_str(c),
+            Ty::Array(e) => write!(f, "{e}[]"),
             Ty::Null => f.write_str("null"),
             Ty::Void => f.write_str("void"),
             Ty::Err => f.write_str("{unknown}"),

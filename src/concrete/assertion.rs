@@ -163,7 +163,7 @@ impl Machine<'_> {
         };
         let before = self.footprint(inner, old_env, &old.perms)?.all_locs();
         let same = now == before
-            && now
+            && super::array::value_locs(&self.heap, now)
                 .iter()
                 .all(|l| old.values.get(l).copied() == self.heap.get(l));
         if same {

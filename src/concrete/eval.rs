@@ -52,6 +52,8 @@ impl Machine<'_> {
                 self.read(r, &name, e, env)
             }
             ExprKind::Call(call) => self.pure_call(call, env),
+            ExprKind::Length(a) => self.eval_length(a, e, env),
+            ExprKind::Index { arr, index, .. } => self.eval_index(arr, index, e, env),
             ExprKind::Unary(UnOp::Not, a) => Ok(Value::Bool(!self.eval_bool(a, env)?)),
             ExprKind::Unary(UnOp::Neg, a) => {
                 let n = self.eval_int(a, env)?;
@@ -98,6 +100,7 @@ impl Machine<'_> {
             }
             ExprKind::Name(_)
             | ExprKind::New { .. }
+            | ExprKind::NewArray { .. }
             | ExprKind::Acc(_)
             | ExprKind::Untouched(_)
             // Lowered before any run (`crate::lower`).

@@ -24,7 +24,7 @@ pub fn default_value(t: &TypeKind) -> Value {
     match t {
         TypeKind::Int => Value::Int(0),
         TypeKind::Bool => Value::Bool(false),
-        TypeKind::Class(_) => Value::Null,
+        TypeKind::Class(_) | TypeKind::Array(_) => Value::Null,
     }
 }
 
@@ -71,15 +71,7 @@ impl Machine<'_> {
 
     fn run_body(&mut self, mi: &MethodInfo, store: Store, fp: Perms) -> R<(Perms, Option<Value>)> {
         self.enter_call()?;
-        let values = fp
-            .all_locs()
-            .into_iter()
-            .filter_map(|l| self.heap.get(&l).map(|v| (l, v)))
-            .collect();
-        let old = OldState {
-            values,
-            perms: fp.clone(),
-        };
+        let old = super::array::snapshot(&self.heap, &fp);
         let mut frame = Frame {
             store: store.clone(),
             perms: fp,
@@ -149,6 +141,9 @@ impl Machine<'_> {
             }
             StmtKind::FieldAssign { target, value } => {
                 self.field_assign(target, value, frame, old)?
+            }
+            StmtKind::IndexAssign { target, value } => {
+                self.index_assign(target, value, frame, old)?
             }
             StmtKind::Call(e) => {
                 let ExprKind::Call(call) = &e.kind else {
@@ -237,6 +232,16 @@ impl Machine<'_> {
                     vals.push(self.eval(a, env(&frame.store, &frame.perms, old))?);
                 }
                 self.exec_new(&class.name, &vals, e.span.clone(), frame)
+            }
+            ExprKind::NewArray { elem, size } => {
+                let read = frame.perms.clone();
+                let store = frame.store.clone();
+                self.new_array(
+                    (&elem.kind, size),
+                    e.span.clone(),
+                    frame,
+                    env(&store, &read, old),
+                )
             }
             _ => self.eval(e, env(&frame.store, &frame.perms, old)),
         }
@@ -391,7 +396,10 @@ impl Machine<'_> {
             kind: Kind::InvariantNotEstablished,
             at: None,
         };
-        let inside = self.consume(&inv, env(&frame.store, &read, old), &mut frame.perms, ob)?;
+        // `untouched` in an invariant compares with the loop's entry (an
+        // invariant cannot contain `old`).
+        let entry = super::array::snapshot(&self.heap, &frame.perms);
+        let inside = self.consume(&inv, env(&frame.store, &read, &entry), &mut frame.perms, ob)?;
         let outside = std::mem::replace(&mut frame.perms, inside);
         while self.eval_bool(cond, env(&frame.store, &frame.perms, old))? {
             if let Flow::Return(v) = self.exec_block(&body.stmts, frame, old)? {
@@ -403,7 +411,7 @@ impl Machine<'_> {
                 at: None,
             };
             frame.perms =
-                self.consume(&inv, env(&frame.store, &read, old), &mut frame.perms, ob)?;
+                self.consume(&inv, env(&frame.store, &read, &entry), &mut frame.perms, ob)?;
         }
         frame.perms.add(outside);
         Ok(Flow::Normal)

@@ -74,6 +74,10 @@ impl Heap {
     pub fn render(&self) -> Vec<String> {
         (0..self.objects.len())
             .map(|o| {
+                if let Some(elems) = super::array::contents(self, o) {
+                    let shown: Vec<String> = elems.iter().map(|v| self.show(*v)).collect();
+                    return format!("{} [{}]", self.show(Value::Ref(o)), shown.join(", "));
+                }
                 let obj = &self.objects[o];
                 let fields: Vec<String> = obj
                     .fields

@@ -22,10 +22,11 @@ pub fn parse_literal(text: &str, ty: &TypeKind) -> Result<Value, String> {
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!("`{text}` is not a bool (`true` or `false`)")),
         },
-        TypeKind::Class(c) => match t {
+        TypeKind::Class(_) | TypeKind::Array(_) => match t {
             "null" => Ok(Value::Null),
             _ => Err(format!(
-                "`{text}` is not a `{c}`: objects cannot be given on the command line, only `null`"
+                "`{text}` is not a `{}`: objects cannot be given on the command line, only `null`",
+                type_name(ty)
             )),
         },
     }
@@ -77,11 +78,7 @@ pub fn from_literals(
 }
 
 pub fn type_name(t: &TypeKind) -> String {
-    match t {
-        TypeKind::Int => "int".into(),
-        TypeKind::Bool => "bool".into(),
-        TypeKind::Class(c) => c.clone(),
-    }
+    t.to_string()
 }
 
 /// A value from a model as the solver module prints it: an integer, a
@@ -106,47 +103,41 @@ pub fn parse_model_value(text: &str) -> Option<ModelValue> {
 
 /// Builds inputs from a model: `entry` gives the values of `this` and the
 /// parameters on entry; `fields` the values of fields of objects
-/// (`object#k`, qualified field, value). Objects get the class the type of
-/// what refers to them says (the most specific one); fields the model does not mention keep their
-/// defaults.
+/// (`object#k`, qualified field, value). Objects get the type that what
+/// refers to them says (a class, or an array type); fields the model does
+/// not mention keep their defaults. An array's length is its `[].length`
+/// and its elements the `[]#k/Sort` entries of its element type
+/// (`symbolic::array::input_terms`).
 pub fn from_model(
     prog: &ProgramInfo,
     mi: &MethodInfo,
     entry: &HashMap<String, String>,
     fields: &[(String, String, String)],
 ) -> Result<Inputs, String> {
-    let mut classes: BTreeMap<String, String> = BTreeMap::new();
-    let mut note = |v: &str, ty: &TypeKind| {
-        if let (Some(ModelValue::Object(k)), TypeKind::Class(c)) = (parse_model_value(v), ty) {
-            let class = classes.entry(k).or_insert_with(|| c.clone());
-            // `Object` says the least: a class type wins over it.
-            if class == OBJECT {
-                *class = c.clone();
-            }
-        }
-    };
-    if !mi.decl.is_static
-        && let Some(v) = entry.get("this")
-    {
-        note(v, &TypeKind::Class(mi.class.clone()));
-    }
-    for p in &mi.decl.params {
-        if let Some(v) = entry.get(&p.name.name) {
-            note(v, &p.ty.kind);
-        }
-    }
-    for (obj, field, value) in fields {
-        let class = field.split('.').next().unwrap_or("");
-        note(obj, &TypeKind::Class(class.to_string()));
-        if let Some((_, _, ty)) = prog.class_fields(class).iter().find(|(f, _, _)| f == field) {
-            note(value, ty);
-        }
-    }
+    let types = object_types(prog, mi, entry, fields);
     let mut heap = Heap::default();
-    let ids: HashMap<String, usize> = classes
-        .iter()
-        .map(|(k, c)| (k.clone(), fresh_object(prog, &mut heap, c)))
-        .collect();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    for (k, ty) in &types {
+        let o = match ty {
+            TypeKind::Array(elem) => {
+                let n = fields
+                    .iter()
+                    .find(|(obj, f, _)| obj == k && f == super::array::LENGTH)
+                    .and_then(|(_, _, v)| v.parse::<i128>().ok())
+                    .unwrap_or(0)
+                    .max(0);
+                if n > super::array::MAX_LENGTH {
+                    return Err(format!(
+                        "an input array of {n} elements is too large to run"
+                    ));
+                }
+                super::array::alloc(&mut heap, elem, n)
+            }
+            TypeKind::Class(c) => fresh_object(prog, &mut heap, c),
+            _ => continue,
+        };
+        ids.insert(k.clone(), o);
+    }
     let value = |text: &str| -> Result<Value, String> {
         match parse_model_value(text) {
             Some(ModelValue::Plain(v)) => Ok(v),
@@ -159,6 +150,26 @@ pub fn from_model(
     };
     for (obj, field, v) in fields {
         let Value::Ref(o) = value(obj)? else { continue };
+        if field == super::array::LENGTH {
+            continue;
+        }
+        if let Some((k, sort)) = element_field(field) {
+            let Some(TypeKind::Array(elem)) = types.get(obj) else {
+                continue;
+            };
+            let len = super::array::length_of(&heap, o).unwrap_or(0);
+            // An element the model makes an object of another type (the
+            // solver's references are untyped) keeps its default.
+            let typed = match parse_model_value(v) {
+                Some(ModelValue::Object(r)) => types.get(&r) == Some(&**elem),
+                _ => true,
+            };
+            if k < len && sort == sort_name(elem) && typed {
+                let v = value(v)?;
+                heap.set(&(o, super::array::elem_field(k)), v);
+            }
+            continue;
+        }
         let v = value(v)?;
         heap.set(&(o, field.clone()), v);
     }
@@ -181,4 +192,84 @@ pub fn from_model(
         inputs.args.push(v);
     }
     Ok(inputs)
+}
+
+/// `[]#k/Sort`: the index and sort name of an array element entry.
+fn element_field(field: &str) -> Option<(i128, &str)> {
+    let rest = field.strip_prefix("[]#")?;
+    let (k, sort) = rest.split_once('/')?;
+    Some((k.parse().ok()?, sort))
+}
+
+/// The solver's sort name of a type's values (`Sort::name`).
+fn sort_name(t: &TypeKind) -> &'static str {
+    match t {
+        TypeKind::Int => "Int",
+        TypeKind::Bool => "Bool",
+        TypeKind::Class(_) | TypeKind::Array(_) => "Ref",
+    }
+}
+
+/// The type of every object of a model (`object#k`), from what refers to
+/// it: `this`, parameters, fields, array elements (an array's elements are
+/// typed once the array is, so this repeats until nothing changes).
+fn object_types(
+    prog: &ProgramInfo,
+    mi: &MethodInfo,
+    entry: &HashMap<String, String>,
+    fields: &[(String, String, String)],
+) -> BTreeMap<String, TypeKind> {
+    let mut types: BTreeMap<String, TypeKind> = BTreeMap::new();
+    let note = |types: &mut BTreeMap<String, TypeKind>, v: &str, ty: &TypeKind| -> bool {
+        let is_object = |t: &TypeKind| matches!(t, TypeKind::Class(c) if c == OBJECT);
+        match (parse_model_value(v), ty) {
+            (Some(ModelValue::Object(k)), TypeKind::Class(_) | TypeKind::Array(_)) => {
+                // `Object` says the least: any other type wins over it.
+                match types.get(&k) {
+                    Some(known) if !is_object(known) || is_object(ty) => false,
+                    _ => {
+                        types.insert(k, ty.clone());
+                        true
+                    }
+                }
+            }
+            _ => false,
+        }
+    };
+    if !mi.decl.is_static
+        && let Some(v) = entry.get("this")
+    {
+        note(&mut types, v, &TypeKind::Class(mi.class.clone()));
+    }
+    for p in &mi.decl.params {
+        if let Some(v) = entry.get(&p.name.name) {
+            note(&mut types, v, &p.ty.kind);
+        }
+    }
+    // Each round types at least one more object, or stops.
+    for _ in 0..=fields.len() {
+        let mut changed = false;
+        for (obj, field, value) in fields {
+            if let Some((_, sort)) = element_field(field) {
+                if let Some(TypeKind::Array(elem)) = types.get(obj).cloned()
+                    && sort == "Ref"
+                {
+                    changed |= note(&mut types, value, &elem);
+                }
+                continue;
+            }
+            if field == super::array::LENGTH {
+                continue;
+            }
+            let class = field.split('.').next().unwrap_or("");
+            changed |= note(&mut types, obj, &TypeKind::Class(class.to_string()));
+            if let Some((_, _, ty)) = prog.class_fields(class).iter().find(|(f, _, _)| f == field) {
+                changed |= note(&mut types, value, ty);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    types
 }

@@ -7,6 +7,7 @@
 //! its postcondition back. The first failed check stops the run, with the
 //! kind and place the verifier would report (docs/language.md section 8).
 
+mod array;
 mod assertion;
 pub mod cli;
 mod eval;
@@ -194,6 +195,11 @@ impl Machine<'_> {
         for (o, obj) in self.heap.objects.iter().enumerate() {
             for f in obj.fields.keys() {
                 world.locs.insert((o, f.clone()));
+            }
+            if array::is_array(&self.heap, o) {
+                world
+                    .locs
+                    .insert((o, crate::syntax::ast::ELEMS.to_string()));
             }
         }
         // The environment closes the instances the precondition asks for.

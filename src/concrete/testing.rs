@@ -132,6 +132,12 @@ fn object_fields(heap: &Heap) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (o, obj) in heap.objects.iter().enumerate() {
         let name = heap.show(super::Value::Ref(o));
+        // An array as its contents: `int[]#1 = [3, 0, 7]`.
+        if let Some(elems) = super::array::contents(heap, o) {
+            let shown: Vec<String> = elems.iter().map(|v| heap.show(*v)).collect();
+            out.push((name, format!("[{}]", shown.join(", "))));
+            continue;
+        }
         for (f, v) in &obj.fields {
             out.push((format!("{name}.{}", super::heap::short(f)), heap.show(*v)));
         }

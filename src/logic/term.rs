@@ -16,6 +16,9 @@ pub enum Sort {
     Bool,
     Ref,
     Snap,
+    /// The elements of an array: Z3's `(Array Int Snap)`, each element
+    /// wrapped as a snapshot (see `prelude.smt2`).
+    Seq,
 }
 
 impl Sort {
@@ -25,6 +28,7 @@ impl Sort {
             Sort::Bool => "Bool",
             Sort::Ref => "Ref",
             Sort::Snap => "Snap",
+            Sort::Seq => "(Array Int Snap)",
         }
     }
 }
@@ -69,6 +73,12 @@ pub enum Op {
     Neg,
     Lt,
     Le,
+    /// Element `i` of a sequence: `select(seq, i)` (a snapshot).
+    Select,
+    /// The sequence with element `i` replaced: `store(seq, i, v)`.
+    Store,
+    /// The sequence holding one snapshot everywhere (a fresh array).
+    ConstSeq,
 }
 
 struct Node {
@@ -111,6 +121,8 @@ pub mod prelude {
     pub const FIRST: &str = "first";
     pub const SECOND: &str = "second";
     pub const ALLOC: &str = "alloc";
+    /// The length of an array, a function of its reference.
+    pub const LENGTH: &str = "length";
 
     pub fn from_snap(sort: super::Sort) -> &'static str {
         match sort {
@@ -118,6 +130,7 @@ pub mod prelude {
             super::Sort::Bool => "toBool",
             super::Sort::Ref => "toRef",
             super::Sort::Snap => "id",
+            super::Sort::Seq => "toSeq",
         }
     }
 
@@ -127,6 +140,7 @@ pub mod prelude {
             super::Sort::Bool => "fromBool",
             super::Sort::Ref => "fromRef",
             super::Sort::Snap => "id",
+            super::Sort::Seq => "fromSeq",
         }
     }
 }
@@ -577,6 +591,53 @@ impl Term {
         }
     }
 
+    /// Element `i` of `seq` (a snapshot). Reads over writes at the same
+    /// index, or at another literal index, and reads of a constant
+    /// sequence are folded: straight-line code over array elements then
+    /// reaches the solver as plain values.
+    pub fn select(seq: Term, i: Term) -> Term {
+        let mut cur = seq;
+        loop {
+            match (cur.op(), cur.args()) {
+                (Op::Store, [inner, j, v]) => {
+                    if *j == i {
+                        return v.clone();
+                    }
+                    if j.as_int().is_some() && i.as_int().is_some() {
+                        cur = inner.clone();
+                        continue;
+                    }
+                }
+                (Op::ConstSeq, [v]) => return v.clone(),
+                _ => {}
+            }
+            return Term::mk(Op::Select, vec![cur, i], Sort::Snap);
+        }
+    }
+
+    pub fn store(seq: Term, i: Term, v: Term) -> Term {
+        // Writing back what was read leaves the same sequence: the solver
+        // knows this (extensionality), but a snapshot built from the
+        // sequence (`fromSeq`) would not be the one it was read from.
+        if let (Op::Select, [from, j]) = (v.op(), v.args())
+            && *from == seq
+            && *j == i
+        {
+            return seq;
+        }
+        Term::mk(Op::Store, vec![seq, i, v], Sort::Seq)
+    }
+
+    /// The sequence holding the snapshot `v` at every index.
+    pub fn const_seq(v: Term) -> Term {
+        Term::mk(Op::ConstSeq, vec![v], Sort::Seq)
+    }
+
+    /// The length of the array `r`.
+    pub fn length(r: Term) -> Term {
+        Term::app(prelude::LENGTH, vec![r], Sort::Int)
+    }
+
     /// Java's `/`: truncates toward zero (for a divisor already known non-zero).
     pub fn java_div(a: Term, b: Term) -> Term {
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int())
@@ -619,6 +680,8 @@ fn is_inverse(outer: &str, inner: &str) -> bool {
             | ("fromRef", "toRef")
             | ("toBool", "fromBool")
             | ("fromBool", "toBool")
+            | ("toSeq", "fromSeq")
+            | ("fromSeq", "toSeq")
     )
 }
 
@@ -724,6 +787,27 @@ impl Term {
             Op::Mod => infix(out, "mod"),
             Op::Lt => infix(out, "<"),
             Op::Le => infix(out, "<="),
+            Op::Select => {
+                let a = self.args();
+                a[0].render(out);
+                out.push('[');
+                a[1].render(out);
+                out.push(']');
+            }
+            Op::Store => {
+                let a = self.args();
+                a[0].render(out);
+                out.push('[');
+                a[1].render(out);
+                out.push_str(" := ");
+                a[2].render(out);
+                out.push(']');
+            }
+            Op::ConstSeq => {
+                out.push('[');
+                self.args()[0].render(out);
+                out.push_str(", …]");
+            }
         }
     }
 }
@@ -827,6 +911,30 @@ mod tests {
             assert_eq!(Term::java_div(Term::int(a), Term::int(b)), Term::int(a / b));
             assert_eq!(Term::java_rem(Term::int(a), Term::int(b)), Term::int(a % b));
         }
+    }
+
+    #[test]
+    fn element_reads_fold_over_writes() {
+        let a = Term::var(3, "a", Sort::Seq, VarKind::Plain);
+        let v = |n| Term::to_snap(Term::int(n));
+        let w = Term::store(
+            Term::store(a.clone(), Term::int(0), v(5)),
+            Term::int(1),
+            v(6),
+        );
+        assert_eq!(Term::select(w.clone(), Term::int(0)), v(5));
+        assert_eq!(Term::select(w.clone(), Term::int(1)), v(6));
+        // Another literal index reads through both writes; a variable one
+        // cannot be decided here.
+        assert_eq!(
+            Term::select(w.clone(), Term::int(2)),
+            Term::select(a.clone(), Term::int(2))
+        );
+        assert_eq!(Term::select(w.clone(), x()).args()[0], w);
+        assert_eq!(Term::select(Term::const_seq(v(0)), x()), v(0));
+        assert_eq!(w.to_string(), "a@3[0 := fromInt(5)][1 := fromInt(6)]");
+        let read = Term::select(a.clone(), x());
+        assert_eq!(Term::store(a.clone(), x(), read), a);
     }
 
     #[test]

@@ -87,6 +87,12 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Field { recv, .. } => visit(recv, f),
         ExprKind::Call(call) => visit_call(call, f),
         ExprKind::New { args, .. } => args.iter().for_each(|a| visit(a, f)),
+        ExprKind::NewArray { size, .. } => visit(size, f),
+        ExprKind::Index { arr, index, .. } => {
+            visit(arr, f);
+            visit(index, f);
+        }
+        ExprKind::Length(a) => visit(a, f),
         ExprKind::Unary(_, a)
         | ExprKind::Old(a)
         | ExprKind::Acc(a)

@@ -109,6 +109,17 @@ impl<'a> Walker<'a> {
             TypeKind::Class(name) if contains(&t.span, self.offset) => {
                 self.class_named(name).map(class_symbol)
             }
+            // `C[]`: the element class.
+            TypeKind::Array(_) if contains(&t.span, self.offset) => {
+                let mut k = &t.kind;
+                while let TypeKind::Array(e) = k {
+                    k = e;
+                }
+                match k {
+                    TypeKind::Class(name) => self.class_named(name).map(class_symbol),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -168,7 +179,7 @@ impl<'a> Walker<'a> {
         if let Some(s) = self.params(&p.params) {
             return Some(s);
         }
-        for e in &p.requires {
+        for e in p.requires.iter().chain(&p.decreases) {
             if let Some(s) = self.expr(e) {
                 return Some(s);
             }
@@ -216,7 +227,7 @@ impl<'a> Walker<'a> {
                 }
                 self.expr(value)
             }
-            StmtKind::FieldAssign { target, value } => {
+            StmtKind::FieldAssign { target, value } | StmtKind::IndexAssign { target, value } => {
                 self.expr(target).or_else(|| self.expr(value))
             }
             StmtKind::If { .. } => self.if_chain(st),
@@ -342,7 +353,10 @@ impl<'a> Walker<'a> {
                 }
                 args.iter().find_map(|a| self.expr(a))
             }
-            ExprKind::Unary(_, a)
+            ExprKind::NewArray { elem, size } => self.ty(elem).or_else(|| self.expr(size)),
+            ExprKind::Index { arr, index, .. } => self.expr(arr).or_else(|| self.expr(index)),
+            ExprKind::Length(a)
+            | ExprKind::Unary(_, a)
             | ExprKind::Old(a)
             | ExprKind::Acc(a)
             | ExprKind::Untouched(a)

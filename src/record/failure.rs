@@ -48,6 +48,22 @@ pub enum Reason {
     /// A call to `callee` inside the pure method `caller` might not
     /// terminate (section 3.6).
     MayNotTerminate { callee: String, caller: String },
+    /// `array.length` of an array that might be null.
+    ArrayMaybeNull { array: String },
+    /// Reading (or writing) the element `access` of `array` needs
+    /// `acc(array.elems)`, which is not held.
+    NoElements {
+        array: String,
+        access: String,
+        write: bool,
+    },
+    /// The index of the element access `access` might be out of bounds.
+    IndexMaybeOutside { access: String },
+    /// The size of a new array might be negative.
+    SizeMaybeNegative { size: String },
+    /// The measure of `callee` at a call might be negative or not smaller
+    /// than the caller's (the fourth case of the termination check).
+    MeasureMayNotDecrease { callee: String },
 }
 
 impl Reason {
@@ -58,12 +74,17 @@ impl Reason {
                 Some((ChunkName::Field(field.clone()), access))
             }
             Reason::NotHeld { chunk, of } => Some((of.clone(), chunk)),
+            Reason::NoElements { access, .. } => Some((ChunkName::Field("elems".into()), access)),
             Reason::MightNotHold { .. }
             | Reason::MightHaveChanged { .. }
             | Reason::DivisorMaybeZero { .. }
             | Reason::ReceiverMaybeNull { .. }
             | Reason::PreconditionRecursion { .. }
-            | Reason::MayNotTerminate { .. } => None,
+            | Reason::MayNotTerminate { .. }
+            | Reason::MeasureMayNotDecrease { .. }
+            | Reason::ArrayMaybeNull { .. }
+            | Reason::IndexMaybeOutside { .. }
+            | Reason::SizeMaybeNegative { .. } => None,
         }
     }
 }

@@ -70,7 +70,7 @@ impl StmtForm {
         match kind {
             StmtKind::Local { .. } => StmtForm::Declare,
             StmtKind::Assign { .. } | StmtKind::Update { .. } => StmtForm::Assign,
-            StmtKind::FieldAssign { .. } => StmtForm::FieldWrite,
+            StmtKind::FieldAssign { .. } | StmtKind::IndexAssign { .. } => StmtForm::FieldWrite,
             StmtKind::Call(_) => StmtForm::Call,
             StmtKind::If { .. } => StmtForm::If,
             StmtKind::While { .. } | StmtKind::For(_) => StmtForm::While,

@@ -78,6 +78,25 @@ impl fmt::Display for Reason {
                 f,
                 "cannot show that this call terminates: `{callee}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap"
             ),
+            Reason::ArrayMaybeNull { array } => write!(f, "the array `{array}` might be null"),
+            Reason::NoElements {
+                array,
+                access,
+                write,
+            } => write!(
+                f,
+                "no `acc({array}.elems)` in the heap to {} `{access}`",
+                if *write { "write" } else { "read" }
+            ),
+            Reason::IndexMaybeOutside { access } => write!(
+                f,
+                "the index of `{access}` might be outside the array (negative or at least its length)"
+            ),
+            Reason::SizeMaybeNegative { size } => write!(f, "the size `{size}` might be negative"),
+            Reason::MeasureMayNotDecrease { callee } => write!(
+                f,
+                "cannot show that this call terminates: the measure of `{callee}` might be negative or not smaller than the caller's"
+            ),
         }
     }
 }
@@ -130,7 +149,9 @@ pub fn obligation_message(kind: Kind) -> &'static str {
         | Kind::PermissionMissing
         | Kind::ReceiverNull
         | Kind::DivisionByZero
-        | Kind::Termination => "verification failed",
+        | Kind::Termination
+        | Kind::IndexOutOfBounds
+        | Kind::ArraySizeNegative => "verification failed",
     }
 }
 

@@ -88,6 +88,9 @@ fn write(t: &Term, out: &mut String) {
         Op::Neg => "-",
         Op::Lt => "<",
         Op::Le => "<=",
+        Op::Select => "select",
+        Op::Store => "store",
+        Op::ConstSeq => "(as const (Array Int Snap))",
     };
     if t.args().is_empty() {
         out.push_str(head);

@@ -47,6 +47,8 @@ pub struct Ctx<'z> {
     next_alloc: u32,
     /// Set while checking a pure method body: (its name, where it starts).
     pub termination: Option<(String, usize)>,
+    /// The value of that method's `decreases` measure in its pre-state.
+    pub measure: Option<Term>,
     /// Pure methods whose preconditions are being consumed, innermost last:
     /// a precondition that calls its own method again would never finish.
     pub consuming_pre: Vec<String>,
@@ -88,6 +90,9 @@ pub struct Ctx<'z> {
     pub entry: Option<super::state::Store>,
     /// Building a failure's replay inputs (not again inside that).
     replaying: bool,
+    /// The element sort of the arrays accessed so far (to show their
+    /// contents in counterexamples; `array::note_sort`).
+    pub elem_sorts: std::collections::HashMap<Term, Sort>,
 }
 
 /// Where a failed trial stopped: the path (its state) and why.
@@ -107,6 +112,7 @@ impl<'z> Ctx<'z> {
             next_var: 0,
             next_alloc: 0,
             termination: None,
+            measure: None,
             consuming_pre: Vec::new(),
             joins_done: HashSet::new(),
             unit: 0,
@@ -125,6 +131,7 @@ impl<'z> Ctx<'z> {
             leaves: None,
             entry: None,
             replaying: false,
+            elem_sorts: Default::default(),
         }
     }
 
@@ -416,6 +423,7 @@ impl<'z> Ctx<'z> {
             names.push(k.to_string());
             terms.push(v.clone());
         }
+        let mut arrays = Vec::new();
         for (_, c) in s.heap.iter() {
             if let super::heap::Chunk::Field { recv, field, value } = c {
                 let owner = store
@@ -423,15 +431,27 @@ impl<'z> Ctx<'z> {
                     .find(|(_, v)| *v == recv)
                     .map(|(k, _)| k.to_string());
                 let Some(owner) = owner else { continue };
+                if &**field == crate::syntax::ast::ELEMS {
+                    arrays.push((owner, recv.clone(), value.clone()));
+                    continue;
+                }
                 names.push(format!("{owner}.{}", super::heap::short_name(field)));
                 terms.push(value.clone());
             }
         }
+        let plain = terms.len();
+        let named = super::array::name_contents(self, &arrays, &mut terms);
         let negated = goal.map(|g| Term::not(g.clone()));
-        match self.solver.model_values(pc, negated.as_ref(), &terms) {
-            Some(values) => names.into_iter().zip(values).collect(),
-            None => Vec::new(),
-        }
+        let extra = match (negated, named.is_empty()) {
+            (n, true) => n,
+            (n, false) => Some(Term::and(n.into_iter().chain(named).collect())),
+        };
+        let values = self.solver.model_values(pc, extra.as_ref(), &terms);
+        values.map_or_else(Vec::new, |values| {
+            let mut out: Vec<(String, String)> = names.into_iter().zip(values.clone()).collect();
+            super::array::show_contents(&arrays, &values[plain.min(values.len())..], &mut out);
+            out
+        })
     }
 
     /// The method's inputs in a model of the failing path (and of the

@@ -30,6 +30,10 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
             eval_field(ctx, s, recv, &format!("{class}.{}", field.name), e, k)
         }
         ExprKind::Call(call) => eval_pure_call(ctx, s, call, k),
+        ExprKind::Length(a) => super::array::eval_length(ctx, s, a, e, k),
+        ExprKind::Index { arr, index, elem } => {
+            super::array::eval_index(ctx, s, (arr, index, elem), e, k)
+        }
         ExprKind::Unary(UnOp::Not, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::not(t))),
         ExprKind::Unary(UnOp::Neg, a) => eval(ctx, s, a, &|ctx, s, t| k(ctx, s, Term::neg(t))),
         ExprKind::Binary(BinOp::And, a, b) => {
@@ -53,6 +57,7 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         // `PostStep` is lowered before verification (`crate::lower`).
         ExprKind::Name(_)
         | ExprKind::New { .. }
+        | ExprKind::NewArray { .. }
         | ExprKind::Acc(_)
         | ExprKind::Untouched(_)
         | ExprKind::PostStep(..) => {
@@ -462,6 +467,18 @@ fn pure_call_result(
     unfold: bool,
     k: TermCont,
 ) {
+    let finish = |ctx: &mut Ctx, after: State| {
+        let mut fargs = vec![snap.clone()];
+        fargs.extend(recv.clone());
+        fargs.extend(args.iter().cloned());
+        let t = Term::app(&pure.fun, fargs, pure.ret);
+        let out = s.resume(&after);
+        if unfold {
+            use_on_eval(ctx, out, call, pure, recv.clone(), args, t, k)
+        } else {
+            k(ctx, out, t)
+        }
+    };
     if let Some((caller, start)) = ctx.termination.clone()
         && !s.unfolding
         && s.opening_depth == 0
@@ -472,28 +489,12 @@ fn pure_call_result(
             callee: pure.fun.clone(),
             caller,
         };
-        if ctx
-            .fail(
-                &outside_obligation(&after),
-                Kind::Termination,
-                call.span.clone(),
-                reason,
-            )
-            .is_none()
-        {
-            return;
-        }
+        let operands = (recv.clone(), args);
+        return super::measure::check_measure(
+            ctx, &s.heap, after, call, pure, operands, reason, &finish,
+        );
     }
-    let mut fargs = vec![snap];
-    fargs.extend(recv.clone());
-    fargs.extend(args.iter().cloned());
-    let t = Term::app(&pure.fun, fargs, pure.ret);
-    let out = s.resume(&after);
-    if unfold {
-        use_on_eval(ctx, out, call, pure, recv, args, t, k)
-    } else {
-        k(ctx, out, t)
-    }
+    finish(ctx, after)
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the

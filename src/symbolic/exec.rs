@@ -85,6 +85,9 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         } => assign(ctx, s, &name.name, e, &done),
         // Figure 8, row 3: `e1.f = e2;` needs a chunk for the location.
         StmtKind::FieldAssign { target, value } => field_assign(ctx, s, target, value, &done),
+        StmtKind::IndexAssign { target, value } => {
+            super::array::exec_index_assign(ctx, s, target, value, &done)
+        }
         // Figure 8, row 4: a mutator call.
         StmtKind::Call(e) => match &e.kind {
             ExprKind::Call(call) => exec_call(ctx, s, call, &|ctx, s, _| done(ctx, s)),
@@ -181,7 +184,7 @@ pub fn default_value(t: &TypeKind) -> Term {
     match t {
         TypeKind::Int => Term::int(0),
         TypeKind::Bool => Term::bool(false),
-        TypeKind::Class(_) => Term::null(),
+        TypeKind::Class(_) | TypeKind::Array(_) => Term::null(),
     }
 }
 
@@ -204,6 +207,9 @@ fn assign(ctx: &mut Ctx, s: State, x: &str, e: &Expr, k: Cont) {
             })
         }
         ExprKind::New { class, args } => exec_new(ctx, s, &class.name, args, e.span.clone(), &set),
+        ExprKind::NewArray { elem, size } => {
+            super::array::exec_new_array(ctx, s, (&elem.kind, size), e.span.clone(), &set)
+        }
         _ => eval(ctx, s, e, &set),
     }
 }
@@ -414,6 +420,22 @@ fn exec_while(
     let inv = conjoin(invariants, cond.span.clone());
     let mut assigned = BTreeSet::new();
     collect_assigned(&body.stmts, &mut assigned);
+    // `untouched` in the invariant compares with the heap on entry to the
+    // loop: the invariant is consumed and produced with that heap as the
+    // old one (an invariant cannot contain `old`), and the method's old
+    // heap is put back for everything else.
+    let entry = s.heap.clone();
+    let method_old = s.old.clone();
+    let at_entry = |st: State| {
+        let mut st = st;
+        st.old = entry.clone();
+        st
+    };
+    let back = |st: State| {
+        let mut st = st;
+        st.old = method_old.clone();
+        st
+    };
 
     let mut start = s.clone();
     start.heap = Heap::new();
@@ -423,8 +445,8 @@ fn exec_while(
     // its paths, so the unit's base is what they have in common.
     let starts = RefCell::new(Vec::new());
     let snap = ctx.fresh_snap();
-    produce(ctx, start, snap, &inv, &|_, s1| {
-        starts.borrow_mut().push(s1)
+    produce(ctx, at_entry(start), snap, &inv, &|_, s1| {
+        starts.borrow_mut().push(back(s1))
     });
     let starts = starts.into_inner();
     let saved = ctx.enter_unit(&State::common(&starts));
@@ -443,7 +465,7 @@ fn exec_while(
             );
             let preserve = |ctx: &mut Ctx, end: State| {
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
-                consume(ctx, end, &inv, Some(ob), &|_, _, _| {});
+                consume(ctx, at_entry(end), &inv, Some(ob), &|_, _, _| {});
             };
             exec_block(ctx, s3, &body.stmts, &preserve, ret)
         });
@@ -451,12 +473,12 @@ fn exec_while(
     ctx.leave_unit(saved);
 
     let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
-    consume(ctx, s, &inv, Some(ob), &|ctx, frame, _| {
+    consume(ctx, at_entry(s), &inv, Some(ob), &|ctx, frame, _| {
         let mut after = frame;
         havoc(ctx, &mut after, &assigned);
         let snap = ctx.fresh_snap();
         produce(ctx, after, snap, &inv, &|ctx, s1| {
-            eval(ctx, s1, cond, &|ctx, s2, tc| {
+            eval(ctx, back(s1), cond, &|ctx, s2, tc| {
                 let exit = Term::not(tc);
                 // `while (true)` cannot complete normally.
                 if exit.is_false() {

@@ -1,12 +1,14 @@
 //! Symbolic execution (paper section 3.4): states, heaps, terms and the four
 //! functions `eval`, `produce`, `consume`, `exec`, and validity (3.5).
 
+pub mod array;
 pub mod consume;
 pub mod ctx;
 pub mod eval;
 pub mod exec;
 pub mod heap;
 pub mod infer;
+pub mod measure;
 pub mod paths;
 pub mod produce;
 pub mod program;

@@ -49,12 +49,32 @@ impl InputTerms {
             terms.push(v.clone());
         }
         let mut fields = Vec::new();
+        // The length of every reference argument that is an array (the
+        // run keeps it for arrays only): it needs no permission, so the
+        // precondition may speak of it without `acc(a.elems)`.
+        for v in entry
+            .values()
+            .filter(|v| v.sort() == super::term::Sort::Ref)
+        {
+            fields.push("[].length".to_string());
+            terms.push(v.clone());
+            terms.push(Term::length(v.clone()));
+        }
         for (_, c) in old.iter() {
-            if let Chunk::Field { recv, field, value } = c {
-                fields.push(field.to_string());
-                terms.push(recv.clone());
-                terms.push(value.clone());
+            let Chunk::Field { recv, field, value } = c else {
+                continue;
+            };
+            if &**field == crate::syntax::ast::ELEMS {
+                for (name, t) in super::array::input_terms(recv, value) {
+                    fields.push(name);
+                    terms.push(recv.clone());
+                    terms.push(t);
+                }
+                continue;
             }
+            fields.push(field.to_string());
+            terms.push(recv.clone());
+            terms.push(value.clone());
         }
         InputTerms {
             terms,

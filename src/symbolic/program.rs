@@ -49,7 +49,7 @@ pub fn sort_of(t: &TypeKind) -> Sort {
     match t {
         TypeKind::Int => Sort::Int,
         TypeKind::Bool => Sort::Bool,
-        TypeKind::Class(_) => Sort::Ref,
+        TypeKind::Class(_) | TypeKind::Array(_) => Sort::Ref,
     }
 }
 
@@ -57,7 +57,7 @@ pub fn default_literal(t: &TypeKind, span: Span) -> Expr {
     let kind = match t {
         TypeKind::Int => ExprKind::Int("0".into()),
         TypeKind::Bool => ExprKind::Bool(false),
-        TypeKind::Class(_) => ExprKind::Null,
+        TypeKind::Class(_) | TypeKind::Array(_) => ExprKind::Null,
     };
     Expr::new(kind, span)
 }
@@ -168,6 +168,9 @@ impl ProgramInfo {
     }
 
     pub fn field_sort(&self, qualified: &str) -> Sort {
+        if qualified == ELEMS {
+            return Sort::Seq;
+        }
         let class = qualified.split('.').next().unwrap_or("");
         self.class_fields(class)
             .iter()

@@ -109,9 +109,19 @@ pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
     );
     let snap = ctx.fresh_snap();
     produce(ctx, s0, snap, &p.pre, &|ctx, s1| {
-        ctx.termination = Some((p.fun.clone(), p.decl.span.start));
-        eval(ctx, s1, &p.decl.body, &|_, _, _| {});
-        ctx.termination = None;
+        let body = |ctx: &mut Ctx, s: State, measure: Option<Term>| {
+            ctx.termination = Some((p.fun.clone(), p.decl.span.start));
+            ctx.measure = measure;
+            eval(ctx, s, &p.decl.body, &|_, _, _| {});
+            ctx.termination = None;
+            ctx.measure = None;
+        };
+        match &p.decl.decreases {
+            // The measure is evaluated in the pre-state (and must be
+            // well-defined there).
+            Some(m) => eval(ctx, s1, m, &|ctx, s2, t| body(ctx, s2, Some(t))),
+            None => body(ctx, s1, None),
+        }
     });
 }
 

@@ -99,7 +99,28 @@ pub enum TypeKind {
     Bool,
     /// A declared class or the built-in [`OBJECT`].
     Class(String),
+    /// `T[]` (LANGUAGE.md section 4a).
+    Array(Box<TypeKind>),
 }
+
+/// As written in the source: `int`, `C`, `int[][]`.
+impl std::fmt::Display for TypeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TypeKind::Int => f.write_str("int"),
+            TypeKind::Bool => f.write_str("bool"),
+            TypeKind::Class(c) => f.write_str(c),
+            TypeKind::Array(e) => write!(f, "{e}[]"),
+        }
+    }
+}
+
+/// The pseudo-class of `acc(a.elems)`: an array's elements are one field
+/// chunk named `[].elems` (`ExprKind::Field` with this class), so every
+/// rule about field chunks (separation, inference, framing) applies.
+pub const ARRAY_CLASS: &str = "[]";
+/// The qualified name of the elements chunk.
+pub const ELEMS: &str = "[].elems";
 
 #[derive(Clone, Debug)]
 pub struct Type {
@@ -136,6 +157,8 @@ pub struct Pure {
     pub ret: Type,
     pub params: Vec<Param>,
     pub requires: Vec<Expr>,
+    /// `decreases e;`: the termination measure (LANGUAGE.md section 5).
+    pub decreases: Option<Expr>,
     /// The expression of the single `return`.
     pub body: Expr,
     pub span: Span,
@@ -266,6 +289,7 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
             StmtKind::Local { .. }
             | StmtKind::Assign { .. }
             | StmtKind::FieldAssign { .. }
+            | StmtKind::IndexAssign { .. }
             | StmtKind::Call(_)
             | StmtKind::Assert(_)
             | StmtKind::Assume(_)
@@ -302,6 +326,11 @@ pub enum StmtKind {
     },
     /// `e.f = e;` — `target` is an `ExprKind::Field`.
     FieldAssign {
+        target: Expr,
+        value: Expr,
+    },
+    /// `a[i] = e;` — `target` is an `ExprKind::Index`.
+    IndexAssign {
         target: Expr,
         value: Expr,
     },
@@ -454,6 +483,20 @@ pub enum ExprKind {
         class: Ident,
         args: Vec<Expr>,
     },
+    /// `new T[size]`; `elem` is `T` (itself an array type for `new T[n][]`).
+    NewArray {
+        elem: Type,
+        size: Box<Expr>,
+    },
+    /// `a[i]`; `elem` is the element type, set by the checker.
+    Index {
+        arr: Box<Expr>,
+        index: Box<Expr>,
+        elem: Option<TypeKind>,
+    },
+    /// `a.length` of an array `a` (the parser gives `Field`; the checker
+    /// turns it into this).
+    Length(Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`

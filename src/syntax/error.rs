@@ -26,6 +26,11 @@ pub fn from_pest(src: &str, err: &Error<Rule>) -> Diagnostic {
             if items.len() > 1 {
                 items.retain(|n| *n != END_OF_FILE);
             }
+            // `[` may follow every type and every operand: named next to
+            // other tokens it is noise (`int class` wants an identifier).
+            if items.len() > 1 {
+                items.retain(|n| *n != BRACKET);
+            }
             expected(src, pos, &items)
         }
         ErrorVariant::CustomError { message } => {
@@ -41,6 +46,7 @@ pub fn from_pest(src: &str, err: &Error<Rule>) -> Diagnostic {
 
 const END_OF_FILE: &str = "end of file";
 const OPERATOR: &str = "an operator";
+const BRACKET: &str = "`[`";
 
 /// How a rule is named in "expected ..." lists.
 fn rule_name(rule: Rule) -> &'static str {
@@ -54,6 +60,10 @@ fn rule_name(rule: Rule) -> &'static str {
         dot | call_suffix | field_suffix => "`.`",
         lparen | args => "`(`",
         rparen => "`)`",
+        lbrack | array_dim | index_suffix => BRACKET,
+        rbrack => "`]`",
+        decreases_clause | kw_decreases => "`decreases`",
+        new_array_expr => "expression",
         lbrace | block => "`{`",
         rbrace => "`}`",
         assign => "`=`",

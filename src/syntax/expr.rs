@@ -9,7 +9,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use crate::diag::{Diagnostic, Kind};
 use crate::syntax::ast::*;
 use crate::syntax::error::internal;
-use crate::syntax::parse::{Builder, Kids, P, R, Rule, ident, span_of};
+use crate::syntax::parse::{Builder, Kids, P, R, Rule, array_of, base_type, ident, span_of};
 use crate::syntax::scan::{MAX_NESTING, too_deep};
 
 /// Maximal depth of an expression tree.
@@ -43,6 +43,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::prefix(Rule::op_not) | Op::prefix(Rule::op_neg))
         .op(Op::postfix(Rule::call_suffix)
             | Op::postfix(Rule::field_suffix)
+            | Op::postfix(Rule::index_suffix)
             | Op::postfix(Rule::op_incr)
             | Op::postfix(Rule::op_decr))
 });
@@ -195,6 +196,31 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
             let (args, d) = args(b, k.expect(Rule::args)?, nest)?;
             node(ExprKind::New { class, args }, span.clone(), d + 1, span)
         }
+        Rule::new_array_expr => {
+            k.expect(Rule::kw_new)?;
+            let base_p = k.next()?;
+            let base = base_type(&base_p).ok_or_else(|| internal(span.clone()))?;
+            k.expect(Rule::lbrack)?;
+            let size = built(b, k.expect(Rule::expr)?, nest + 1)?;
+            let rb = k.expect(Rule::rbrack)?;
+            let mut end = rb.as_span().end();
+            let mut dims = 0;
+            while let Some(d) = k.eat(Rule::array_dim) {
+                end = d.as_span().end();
+                dims += 1;
+            }
+            let elem = Type {
+                kind: array_of(base, dims),
+                span: base_p.as_span().start()..base_p.as_span().end(),
+            };
+            let span = span.start..end;
+            let depth = size.depth + 1;
+            let kind = ExprKind::NewArray {
+                elem,
+                size: Box::new(size.expr),
+            };
+            node(kind, span.clone(), depth, span)
+        }
         Rule::paren_expr => {
             k.expect(Rule::lparen)?;
             let inner = built(b, k.expect(Rule::expr)?, nest + 1)?;
@@ -276,6 +302,17 @@ fn postfix(b: &Builder, lhs: Built, op: P, nest: usize) -> R<Built> {
         return node(kind, span, lhs.depth + 1, op_span);
     }
     let mut k = Kids::of(op);
+    if rule == Rule::index_suffix {
+        k.expect(Rule::lbrack)?;
+        let index = built(b, k.expect(Rule::expr)?, nest + 1)?;
+        let depth = 1 + lhs.depth.max(index.depth);
+        let kind = ExprKind::Index {
+            arr: Box::new(lhs.expr),
+            index: Box::new(index.expr),
+            elem: None,
+        };
+        return node(kind, span, depth, op_span);
+    }
     k.expect(Rule::dot)?;
     let name = ident(&k.expect(Rule::ident)?);
     match rule {

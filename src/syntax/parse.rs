@@ -16,6 +16,22 @@ use crate::syntax::scan::{MAX_ELSE_IF, MAX_NESTING, chain_too_long, too_deep};
 pub struct SiftParser;
 
 pub type P<'i> = Pair<'i, Rule>;
+
+/// `int`, `bool` or a class name (`base_ty`).
+pub fn base_type(p: &P) -> Option<TypeKind> {
+    match p.as_rule() {
+        Rule::kw_int => Some(TypeKind::Int),
+        Rule::kw_bool => Some(TypeKind::Bool),
+        Rule::kw_object => Some(TypeKind::Class(OBJECT.to_string())),
+        Rule::ident => Some(TypeKind::Class(p.as_str().to_string())),
+        _ => None,
+    }
+}
+
+/// `base` with `dims` array dimensions (`int` and 2: `int[][]`).
+pub fn array_of(base: TypeKind, dims: usize) -> TypeKind {
+    (0..dims).fold(base, |t, _| TypeKind::Array(Box::new(t)))
+}
 /// Errors are boxed: a `Diagnostic` is large, and results travel through
 /// every level of the recursion.
 pub type R<T> = Result<T, Box<Diagnostic>>;
@@ -157,19 +173,21 @@ impl Builder<'_> {
 
     fn ty(&self, p: &P) -> R<Type> {
         let span = span_of(p);
-        let inner = p
-            .clone()
-            .into_inner()
-            .next()
-            .ok_or_else(|| internal(span.clone()))?;
-        let kind = match inner.as_rule() {
-            Rule::kw_int => TypeKind::Int,
-            Rule::kw_bool => TypeKind::Bool,
-            Rule::kw_object => TypeKind::Class(OBJECT.to_string()),
-            Rule::ident => TypeKind::Class(inner.as_str().to_string()),
-            _ => return Err(internal(span)),
-        };
-        Ok(Type { kind, span })
+        let mut parts = p.clone().into_inner();
+        let inner = parts.next().ok_or_else(|| internal(span.clone()))?;
+        let base = base_type(&inner).ok_or_else(|| internal(span.clone()))?;
+        // The pair may end with blanks (`array_dim*`): end at the last token.
+        let mut end = inner.as_span().end();
+        let mut dims = 0;
+        for d in parts {
+            end = d.as_span().end();
+            dims += 1;
+        }
+        let span = span.start..end;
+        Ok(Type {
+            kind: array_of(base, dims),
+            span,
+        })
     }
 
     fn field(&self, p: P) -> R<Field> {
@@ -301,6 +319,10 @@ impl Builder<'_> {
         while let Some(c) = k.eat(Rule::requires_clause) {
             requires.push(self.clause(c)?);
         }
+        let decreases = match k.eat(Rule::decreases_clause) {
+            Some(c) => Some(self.clause(c)?),
+            None => None,
+        };
         let body = self.return_body(&mut k)?;
         Ok(Pure {
             name,
@@ -308,6 +330,7 @@ impl Builder<'_> {
             ret,
             params,
             requires,
+            decreases,
             body,
             span,
         })
@@ -472,6 +495,10 @@ impl Builder<'_> {
                     target: lhs.expr,
                     value,
                 }),
+                ExprKind::Index { .. } => Ok(StmtKind::IndexAssign {
+                    target: lhs.expr,
+                    value,
+                }),
                 _ => {
                     let (span, _) = crate::syntax::scan::token_at(self.src, eq.as_span().start());
                     Err(Box::new(
@@ -482,7 +509,7 @@ impl Builder<'_> {
                         )
                         .with_label("cannot assign to this")
                         .with_related(lhs.expr.span, "this is not a variable or a field")
-                        .with_help("only a variable `x` or a field `e.f` can be assigned"),
+                        .with_help("only a variable `x`, a field `e.f` or an element `a[i]` can be assigned"),
                     ))
                 }
             };
@@ -495,7 +522,7 @@ impl Builder<'_> {
                 op: step.bin_op(),
                 value: None,
             }),
-            ExprKind::New { .. } => Err(at_token(
+            ExprKind::New { .. } | ExprKind::NewArray { .. } => Err(at_token(
                 self.src,
                 next,
                 "`=` or a method call",

@@ -53,7 +53,7 @@ pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
                 continue;
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}
-            b'(' | b'{' | b'?' => {
+            b'(' | b'{' | b'[' | b'?' => {
                 any_token = true;
                 frames.push(Frame { bodies: 0 });
                 depth += 1;
@@ -61,7 +61,7 @@ pub fn prescan(src: &str) -> Result<(), Box<Diagnostic>> {
                     return Err(too_deep(i..i + 1).into());
                 }
             }
-            b')' | b'}' | b':' => {
+            b')' | b'}' | b']' | b':' => {
                 any_token = true;
                 if frames.len() > 1
                     && let Some(f) = frames.pop()
@@ -150,7 +150,7 @@ fn is_ident_char(b: u8) -> bool {
 }
 
 /// Reserved words (docs/language.md section 1).
-pub const RESERVED: [&str; 34] = [
+pub const RESERVED: [&str; 35] = [
     "class",
     "static",
     "void",
@@ -185,6 +185,7 @@ pub const RESERVED: [&str; 34] = [
     "join",
     "for",
     "Object",
+    "decreases",
 ];
 
 const MULTI_CHAR_OPS: [&str; 17] = [

@@ -4,6 +4,7 @@ use super::ast::*;
 use super::parse;
 use crate::diag::{Kind, line_col};
 
+mod arrays;
 mod errors;
 mod limits;
 mod sugar;
@@ -35,6 +36,9 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Acc(a) => format!("(acc {})", show(a)),
         ExprKind::Untouched(a) => format!("(untouched {})", show(a)),
         ExprKind::PostStep(op, a) => format!("(post{} {})", op.symbol(), show(a)),
+        ExprKind::NewArray { elem, size } => format!("(new[] {:?} {})", elem.kind, show(size)),
+        ExprKind::Index { arr, index, .. } => format!("([] {} {})", show(arr), show(index)),
+        ExprKind::Length(a) => format!("(length {})", show(a)),
     }
 }
 

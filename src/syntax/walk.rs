@@ -34,6 +34,7 @@ pub fn parts(s: &Stmt) -> Parts<'_> {
         StmtKind::Local { name, .. } => (Vec::new(), Some(name)),
         StmtKind::Assign { target, .. } => (Vec::new(), Some(target)),
         StmtKind::FieldAssign { .. }
+        | StmtKind::IndexAssign { .. }
         | StmtKind::Call(_)
         | StmtKind::Assert(_)
         | StmtKind::Assume(_)

@@ -1,8 +1,10 @@
 //! A generator of random well-formed annotated Sift programs: one class
 //! with fields, a predicate, pure methods, a constructor and methods using
 //! calls, branches, loops with invariants, joins, `old`, assignments to
-//! parameters, field writes and asserts. Contracts are drawn at random, so
-//! some methods verify and some do not.
+//! parameters, field writes and asserts, and a method over an array
+//! parameter (element reads and writes, `length`, loops keeping
+//! `acc(arr.elems)`, sometimes `untouched`). Contracts are drawn at random,
+//! so some methods verify and some do not.
 
 /// xorshift64*: small, fixed-seed, no dependency.
 pub struct Rng(u64);
@@ -46,6 +48,8 @@ struct Scope {
     fields: bool,
     /// `p()` is held (its body reads through it with inference).
     pred: bool,
+    /// `acc(arr.elems)` of the parameter `arr` is held.
+    array: bool,
     /// Static methods declared before: (name, parameter count).
     callees: Vec<(String, usize)>,
     next_local: usize,
@@ -63,6 +67,10 @@ fn int_expr(r: &mut Rng, sc: &Scope, depth: u32) -> String {
             0 => r.int(-3, 5).to_string(),
             1 if sc.fields => r.pick(&["f", "g"]).to_string(),
             1 if sc.pred => "get()".to_string(),
+            2 if sc.array => match r.below(3) {
+                0 => "arr.length".to_string(),
+                _ => format!("arr[{}]", r.int(-1, 3)),
+            },
             _ if !sc.ints.is_empty() => r.pick(&sc.ints).clone(),
             _ => r.int(0, 4).to_string(),
         };
@@ -149,6 +157,8 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
                     "acc(f) && acc(g) && "
                 } else if sc.pred {
                     "p() && "
+                } else if sc.array {
+                    "acc(arr.elems) && "
                 } else {
                     ""
                 };
@@ -183,6 +193,12 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             if sc.pred && r.chance(85) {
                 inv.push("p()".into());
             }
+            if sc.array && r.chance(85) {
+                inv.push("acc(arr.elems)".into());
+                if r.chance(40) {
+                    inv.push("untouched(acc(arr.elems))".into());
+                }
+            }
             if as_for {
                 out.push_str(&format!("{ind}for (int {i} = 0; {i} < {bound}; {i}++)\n"));
             } else {
@@ -195,8 +211,10 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             let saved = sc.ints.clone();
             let fields = sc.fields;
             let pred = sc.pred;
+            let array = sc.array;
             sc.fields = fields && inv.iter().any(|c| c.contains("acc(f)"));
             sc.pred = pred && inv.iter().any(|c| c == "p()");
+            sc.array = array && inv.iter().any(|c| c == "acc(arr.elems)");
             out.push_str(&format!(
                 "{deeper}{s} = {s} + {};\n",
                 r.pick(&[i.as_str(), "1", "2"])
@@ -209,6 +227,7 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             sc.ints = saved;
             sc.fields = fields;
             sc.pred = pred;
+            sc.array = array;
             out.push_str(&format!("{ind}}}\n"));
             sc.ints.push(s);
             sc.depth -= 1;
@@ -249,6 +268,14 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
                 _ => format!("{x} = {y}{step} * 2 + {y};"),
             };
             out.push_str(&format!("{ind}{line}\n"));
+        }
+        12 if sc.array => {
+            let at = if r.chance(50) {
+                r.int(-1, 3).to_string()
+            } else {
+                int_expr(r, sc, 1)
+            };
+            out.push_str(&format!("{ind}arr[{at}] = {};\n", int_expr(r, sc, 1)));
         }
         _ => {
             let x = format!("x{}", sc.next_local);
@@ -347,6 +374,7 @@ pub fn program(seed: u64) -> Generated {
             ints: params.iter().map(|s| s.to_string()).collect(),
             fields,
             pred,
+            array: false,
             callees: callees.clone(),
             next_local: 0,
             depth: 0,
@@ -374,6 +402,58 @@ pub fn program(seed: u64) -> Generated {
     for q in &instance {
         src.push_str(&format!("    r = c.{q}(a);\n"));
     }
-    src.push_str("  }\n}\n");
+    src.push_str("  }\n\n");
+    // The array method draws from a generator of its own, so the rest of
+    // the program is the one the seed gave before arrays existed.
+    array_method(&mut Rng::new(seed ^ 0xA77A_7A77), &mut src);
+    src.push_str("}\n");
     Generated { source: src }
+}
+
+/// `static int w(int[] arr, int a)` holding `acc(arr.elems)`, and a client
+/// that calls it on a new array.
+fn array_method(r: &mut Rng, src: &mut String) {
+    let len = r.int(0, 3);
+    let mut pre = format!("acc(arr.elems) && arr.length >= {len}");
+    if r.chance(40) {
+        pre.push_str(&format!(" && a >= {}", r.int(-1, 2)));
+    }
+    if len > 0 && r.chance(50) {
+        pre.push_str(&format!(" && arr[0] >= {}", r.int(-1, 2)));
+    }
+    src.push_str(&format!(
+        "  static int w(int[] arr, int a)\n    requires {pre};\n"
+    ));
+    let mut ensures = vec!["acc(arr.elems)".to_string()];
+    match r.below(5) {
+        0 => ensures.push(format!("result >= {}", r.int(-3, 1))),
+        1 => ensures.push("arr.length == old(arr.length)".into()),
+        2 if len > 0 => ensures.push("arr[0] == old(arr[0])".into()),
+        3 => ensures.push("untouched(acc(arr.elems))".into()),
+        _ => {}
+    }
+    for e in &ensures {
+        src.push_str(&format!("    ensures {e};\n"));
+    }
+    src.push_str("  {\n");
+    let mut sc = Scope {
+        ints: vec!["a".to_string()],
+        fields: false,
+        pred: false,
+        array: true,
+        callees: Vec::new(),
+        next_local: 0,
+        depth: 0,
+    };
+    let stmts = r.int(1, 5) as usize;
+    block(r, &mut sc, src, "    ", stmts);
+    src.push_str(&format!("    return {};\n  }}\n\n", int_expr(r, &sc, 2)));
+    let n = r.int(0, 4);
+    src.push_str(&format!(
+        "  static void arrayClient(int a) {{\n    int[] xs = new int[{n}];\n"
+    ));
+    if n > 0 {
+        src.push_str(&format!("    xs[0] = {};\n", r.int(-1, 3)));
+    }
+    src.push_str("    int r = w(xs, a);\n  }\n");
 }
