@@ -12,6 +12,8 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "cancel", "input", "partition", "stack"],
     &["syntax"],
     &["check"],
+    // The statement sugar, lowered after checking.
+    &["lower"],
     // Terms and the path condition.
     &["logic"],
     &["solver"],

@@ -1,4 +1,4 @@
-//! Arrays in the checker (LANGUAGE.md section 4a): `T[]` types, `new T[e]`,
+//! Arrays in the checker (docs/language.md section 4.4): `T[]` types, `new T[e]`,
 //! `a[i]`, `a.length`, `a[i] = e;` and `acc(a.elems)`. `length` and `elems`
 //! stay ordinary identifiers: they mean something only after an array.
 

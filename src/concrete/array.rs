@@ -1,4 +1,4 @@
-//! Arrays in the concrete interpreter (LANGUAGE.md section 4a). An array
+//! Arrays in the concrete interpreter (docs/language.md section 4.4). An array
 //! is a heap object whose length is the field `[].length` and whose
 //! element `i` is the field `[]#i`; the one permission `acc(a.elems)` is
 //! the location `(a, "[].elems")`, which covers every element.

@@ -1,4 +1,4 @@
-//! Lowering of the statement sugar of LANGUAGE.md section 3 to the
+//! Lowering of the statement sugar of docs/language.md section 3.4 to the
 //! statements the engine knows, after type checking (on a program without
 //! type errors): the symbolic engine and the concrete interpreter never see
 //! `x++`, `x op= e` or `for`.

@@ -1,4 +1,4 @@
-//! Arrays in the symbolic engine (LANGUAGE.md section 4a).
+//! Arrays in the symbolic engine (docs/language.md section 4.4).
 //!
 //! An array is a reference; its length is `length(a)`, a function of the
 //! reference (immutable, read without permission); its elements are one

@@ -1,4 +1,4 @@
-//! The fourth case of the termination check (LANGUAGE.md section 5): a
+//! The fourth case of the termination check (docs/language.md section 7): a
 //! call from a pure method with `decreases m;` to one with `decreases e;`
 //! terminates when the callee's measure, for the call's arguments in the
 //! caller's heap, is provably non-negative and below the caller's.

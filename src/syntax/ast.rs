@@ -99,7 +99,7 @@ pub enum TypeKind {
     Bool,
     /// A declared class or the built-in [`OBJECT`].
     Class(String),
-    /// `T[]` (LANGUAGE.md section 4a).
+    /// `T[]` (docs/language.md section 4.4).
     Array(Box<TypeKind>),
 }
 
@@ -157,7 +157,7 @@ pub struct Pure {
     pub ret: Type,
     pub params: Vec<Param>,
     pub requires: Vec<Expr>,
-    /// `decreases e;`: the termination measure (LANGUAGE.md section 5).
+    /// `decreases e;`: the termination measure (docs/language.md section 7).
     pub decreases: Option<Expr>,
     /// The expression of the single `return`.
     pub body: Expr,
@@ -372,7 +372,7 @@ pub enum StmtKind {
     Join(Expr),
 }
 
-/// A `for` loop (LANGUAGE.md section 3).
+/// A `for` loop (docs/language.md section 3.4).
 #[derive(Clone, Debug)]
 pub struct For {
     /// A `Local`, `Assign`, `FieldAssign`, `Update` or `Call` statement.

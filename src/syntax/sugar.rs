@@ -1,4 +1,4 @@
-//! The builders of the statement sugar of LANGUAGE.md section 3: `for`
+//! The builders of the statement sugar of docs/language.md section 3.4: `for`
 //! loops and their headers, and the compound assignment operators (the
 //! checker types them, `crate::lower` rewrites them).
 
