@@ -76,8 +76,16 @@ fn vscode_extension_packages_into_a_vsix() {
         "{stdout}\n{stderr}"
     );
     assert!(stdout.contains("DONE  Packaged"), "{stdout}");
-    for file in ["extension.js", "sift.tmLanguage.json", "LICENSE", "readme.md"] {
-        assert!(stdout.contains(file), "{file} is not in the package:\n{stdout}");
+    for file in [
+        "extension.js",
+        "sift.tmLanguage.json",
+        "LICENSE",
+        "readme.md",
+    ] {
+        assert!(
+            stdout.contains(file),
+            "{file} is not in the package:\n{stdout}"
+        );
     }
     assert!(size > 1000, "no .vsix was written:\n{stdout}");
 }
