@@ -6,6 +6,7 @@
 pub mod ast;
 mod error;
 mod expr;
+mod habits;
 mod parse;
 mod scan;
 #[cfg(test)]
