@@ -208,7 +208,7 @@ pub fn checked_program(
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let src = source.to_string();
     let front = on_big_stack(move || {
-        let mut program = crate::syntax::parse(&src).map_err(|d| vec![d])?;
+        let mut program = crate::syntax::parse_all(&src)?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             Ok(program)

@@ -88,8 +88,8 @@ fn next_is_word(token: &str) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
 }
 
-/// The spans of the tokens that end at or before `pos`, comments skipped.
-fn tokens_before(src: &str, pos: usize) -> Vec<Span> {
+/// The spans of the tokens that start before `pos`, comments skipped.
+pub(super) fn tokens_before(src: &str, pos: usize) -> Vec<Span> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

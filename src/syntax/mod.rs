@@ -8,6 +8,7 @@ mod error;
 mod expr;
 mod habits;
 mod parse;
+mod recover;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,17 @@ const PARSER_STACK: usize = 64 << 20;
 #[allow(clippy::result_large_err)]
 pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
     parse_boxed(source).map_err(|d| *d)
+}
+
+/// Parses a whole source file, reporting on failure the first syntax error
+/// (exactly as `parse`) and then those of later members, found by parsing
+/// again without the members that failed.
+pub fn parse_all(source: &str) -> Result<ast::Program, Vec<Diagnostic>> {
+    parse_boxed(source).map_err(|first| {
+        recover::with_later_errors(source, *first, |text| {
+            parse_boxed(text).map(|_| ()).map_err(|d| *d)
+        })
+    })
 }
 
 fn parse_boxed(source: &str) -> parse::R<ast::Program> {
