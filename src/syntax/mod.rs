@@ -36,7 +36,7 @@ pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
 pub fn parse_all(source: &str) -> Result<ast::Program, Vec<Diagnostic>> {
     parse_boxed(source).map_err(|first| {
         recover::with_later_errors(source, *first, |text| {
-            parse_boxed(text).map(|_| ()).map_err(|d| *d)
+            parse_boxed(text).map(|_| ())
         })
     })
 }

@@ -19,7 +19,7 @@ const CLAUSES: [&str; 4] = ["requires", "ensures", "decreases", "invariant"];
 pub fn with_later_errors(
     source: &str,
     first: Diagnostic,
-    parse: impl Fn(&str) -> Result<(), Diagnostic>,
+    parse: impl Fn(&str) -> Result<(), Box<Diagnostic>>,
 ) -> Vec<Diagnostic> {
     let mut text = source.to_string();
     let mut errors = vec![first];
@@ -30,7 +30,7 @@ pub fn with_later_errors(
         };
         blank(&mut text, &member);
         match parse(&text) {
-            Err(next) if next.span.start >= member.end => errors.push(next),
+            Err(next) if next.span.start >= member.end => errors.push(*next),
             _ => break,
         }
     }
