@@ -35,9 +35,7 @@ pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
 /// again without the members that failed.
 pub fn parse_all(source: &str) -> Result<ast::Program, Vec<Diagnostic>> {
     parse_boxed(source).map_err(|first| {
-        recover::with_later_errors(source, *first, |text| {
-            parse_boxed(text).map(|_| ())
-        })
+        recover::with_later_errors(source, *first, |text| parse_boxed(text).map(|_| ()))
     })
 }
 
