@@ -61,13 +61,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::concrete::replay::{Replay, ReplayStatus};
 use crate::diag::{Diagnostic, Kind, Label};
+use crate::record::{Reason, Replay, ReplayStatus, StepKind};
 use crate::syntax::ast::Span;
 use crate::verify::{ErrorReport, Member, MemberKind, MemberReport, Options, TraceStep, TreeNode};
 
 /// Bumped by hand when the file format or the meaning of a key changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &str = "sift-cache";
 /// A larger file is not a cache file of ours.
 const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -259,6 +259,7 @@ struct StoredError {
     related: Vec<(At, String)>,
     help: Option<String>,
     notes: Vec<String>,
+    reason: Option<Reason>,
     member: String,
     trace: Vec<StoredStep>,
     counterexample: Vec<(String, String)>,
@@ -269,7 +270,7 @@ struct StoredError {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct StoredStep {
     at: At,
-    what: String,
+    kind: StepKind,
     heap: Vec<String>,
     store: Vec<(String, String)>,
     pc: Vec<String>,
@@ -302,7 +303,7 @@ struct StoredEntry {
 fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredStep> {
     let TraceStep {
         span,
-        what,
+        kind,
         heap,
         store,
         pc,
@@ -310,7 +311,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
     } = s;
     Some(StoredStep {
         at: l.anchor_span(own, span)?,
-        what: what.clone(),
+        kind: kind.clone(),
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
@@ -321,7 +322,7 @@ fn store_step(l: &Layout, own: Option<&Span>, s: &TraceStep) -> Option<StoredSte
 fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep> {
     let StoredStep {
         at,
-        what,
+        kind,
         heap,
         store,
         pc,
@@ -329,7 +330,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
     } = s;
     Some(TraceStep {
         span: l.place_span(own, at)?,
-        what: what.clone(),
+        kind: kind.clone(),
         heap: heap.clone(),
         store: store.clone(),
         pc: pc.clone(),
@@ -340,6 +341,7 @@ fn load_step(l: &Layout, own: Option<&Span>, s: &StoredStep) -> Option<TraceStep
 fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<StoredError> {
     let ErrorReport {
         diag,
+        reason,
         member,
         trace,
         counterexample,
@@ -365,6 +367,7 @@ fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<Stored
             .collect::<Option<_>>()?,
         help: help.clone(),
         notes: notes.clone(),
+        reason: reason.clone(),
         member: member.clone(),
         trace: trace
             .iter()
@@ -386,6 +389,7 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
         related,
         help,
         notes,
+        reason,
         member,
         trace,
         counterexample,
@@ -416,6 +420,7 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
             help: help.clone(),
             notes: notes.clone(),
         },
+        reason: reason.clone(),
         member: member.clone(),
         trace: trace
             .iter()
@@ -704,6 +709,7 @@ mod tests {
             span: m.span.clone(),
             errors: vec![ErrorReport {
                 diag: Diagnostic::new(Kind::AssertFailed, span, "no").with_related(related, "here"),
+                reason: Some(Reason::MightNotHold { fact: "x".into() }),
                 member: m.name.clone(),
                 trace: Vec::new(),
                 counterexample: vec![("x".into(), "1".into())],
@@ -749,6 +755,7 @@ mod tests {
         assert_eq!((back.millis, back.queries), (1.5, 2));
         assert_eq!(back.errors[0].counterexample, r.errors[0].counterexample);
         assert_eq!(back.errors[0].replay, r.errors[0].replay);
+        assert_eq!(back.errors[0].reason, r.errors[0].reason);
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! Diagnostics: every error Sift reports, from the parser to the verifier.
 
-use crate::syntax::ast::Span;
+/// A byte range of the source: where a piece of syntax or an error is.
+pub type Span = std::ops::Range<usize>;
 
 /// The error kinds of LANGUAGE.md section 6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Kind {
     Parse,
     Type,
+    /// The verifier broke one of its own invariants (a bug in Sift, never
+    /// in the program).
+    Internal,
     AssertFailed,
     PreconditionFailed,
     PostconditionFailed,
@@ -22,9 +28,10 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Parse,
         Kind::Type,
+        Kind::Internal,
         Kind::AssertFailed,
         Kind::PreconditionFailed,
         Kind::PostconditionFailed,
@@ -43,6 +50,7 @@ impl Kind {
         match self {
             Kind::Parse => "parse",
             Kind::Type => "type",
+            Kind::Internal => "internal",
             Kind::AssertFailed => "assert.failed",
             Kind::PreconditionFailed => "precondition.failed",
             Kind::PostconditionFailed => "postcondition.failed",

@@ -9,6 +9,7 @@ use sift::cache::Cache;
 use sift::input;
 use sift::partition::Partition;
 use sift::progress::Bar;
+use sift::record::words::LimitNames;
 use sift::report::{json, text};
 use sift::verify::{FileReport, Hooks, Options, Stage};
 
@@ -202,6 +203,10 @@ fn main() -> ExitCode {
                 smt_log: smt_log.is_some(),
                 keep_steps: false,
                 infer: !no_infer,
+                limit_names: LimitNames {
+                    rlimit: Some("--rlimit".to_string()),
+                    timeout: Some("--timeout".to_string()),
+                },
             };
             let run = Run {
                 as_json,

@@ -15,13 +15,18 @@ use crate::cache::Cache;
 use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
+use crate::record::words::{self, LimitNames};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
-use crate::symbolic::ctx::{Ctx, Failure};
+use crate::symbolic::ctx::{Ctx, Failure, Found};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
 use crate::symbolic::validity;
 use crate::syntax::ast::Span;
+
+pub use crate::record::{
+    ErrorReport, FileReport, MemberKind, MemberReport, Stage, TraceStep, TreeNode,
+};
 
 /// Stack for verifier threads; untouched pages cost nothing.
 const STACK_BYTES: usize = 1 << 30;
@@ -41,6 +46,9 @@ pub struct Options {
     pub keep_steps: bool,
     /// Infer the ghost statements left out (LANGUAGE.md section 4b).
     pub infer: bool,
+    /// How the front end names the solver's limits, for the note on a
+    /// proof the solver gave up on (the core names no flag or setting).
+    pub limit_names: LimitNames,
 }
 
 impl Default for Options {
@@ -52,103 +60,8 @@ impl Default for Options {
             smt_log: false,
             keep_steps: false,
             infer: true,
+            limit_names: LimitNames::default(),
         }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Stopped at a syntax error.
-    Parse,
-    /// Stopped at name or type errors.
-    Check,
-    /// Verification ran.
-    Verified,
-}
-
-#[derive(Clone, Debug)]
-pub struct TraceStep {
-    pub span: Span,
-    pub what: String,
-    pub heap: Vec<String>,
-    /// Variable and value, in name order.
-    pub store: Vec<(String, String)>,
-    pub pc: Vec<String>,
-    /// The state at this step was left out (heap, store and path condition
-    /// empty): a long path shows the states of its last steps only, so that
-    /// its report stays linear in the path's length.
-    pub elided: bool,
-}
-
-/// A step in the symbolic execution tree of a member.
-#[derive(Clone, Debug)]
-pub struct TreeNode {
-    pub parent: Option<usize>,
-    pub step: TraceStep,
-}
-
-#[derive(Clone, Debug)]
-pub struct ErrorReport {
-    pub diag: Diagnostic,
-    /// `Class.member` where the error was found (empty for parse errors).
-    pub member: String,
-    pub trace: Vec<TraceStep>,
-    /// Values from a Z3 model of the failing path, in program terms
-    /// (`x` → `5`, `c.f` → `null`), for facts that might not hold.
-    pub counterexample: Vec<(String, String)>,
-    /// The failing method run concretely on the inputs of a model of the
-    /// failing path (verification errors of methods and constructors).
-    pub replay: Option<crate::concrete::replay::Replay>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemberKind {
-    Method,
-    Constructor,
-    Pure,
-    Predicate,
-}
-
-#[derive(Clone, Debug)]
-pub struct MemberReport {
-    pub name: String,
-    pub kind: MemberKind,
-    pub span: Span,
-    pub errors: Vec<ErrorReport>,
-    /// The execution tree, parents before children (empty unless
-    /// `Options::keep_steps`).
-    pub tree: Vec<TreeNode>,
-    pub millis: f64,
-    pub queries: u64,
-    pub smt_log: Option<String>,
-    /// Taken from the cache (`millis` and `queries` are then those of the
-    /// run that verified it).
-    pub cached: bool,
-    /// Whether a fresh run would report the same: not when the solver gave
-    /// up (a timeout depends on the machine's load) or the verifier failed.
-    /// Only such results are cached.
-    pub reusable: bool,
-}
-
-impl MemberReport {
-    pub fn verified(&self) -> bool {
-        self.errors.is_empty()
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct FileReport {
-    pub path: String,
-    pub source: String,
-    pub stage: Stage,
-    /// Every error, in source order (members' errors included).
-    pub errors: Vec<ErrorReport>,
-    pub members: Vec<MemberReport>,
-}
-
-impl FileReport {
-    pub fn ok(&self) -> bool {
-        self.errors.is_empty()
     }
 }
 
@@ -238,7 +151,7 @@ pub fn checked_program(
             report.stage = Stage::Check;
             report
                 .errors
-                .push(plain_error(Diagnostic::new(Kind::Type, 0..0, msg)));
+                .push(plain_error(Diagnostic::new(Kind::Internal, 0..0, msg)));
             Err(report)
         }
     }
@@ -265,6 +178,7 @@ fn file_errors(mut errors: Vec<ErrorReport>, members: &[MemberReport]) -> Vec<Er
 fn plain_error(diag: Diagnostic) -> ErrorReport {
     ErrorReport {
         diag,
+        reason: None,
         member: String::new(),
         trace: Vec::new(),
         counterexample: Vec::new(),
@@ -668,10 +582,11 @@ fn unverified_report(m: &Member, why: &str) -> MemberReport {
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
     ErrorReport {
         diag: Diagnostic::new(
-            Kind::Type,
+            Kind::Internal,
             m.span.clone(),
             format!("internal error while verifying `{}`: {why}", m.name),
         ),
+        reason: None,
         member: m.name.clone(),
         trace: Vec::new(),
         counterexample: Vec::new(),
@@ -732,7 +647,8 @@ fn verify_member(
             .failures
             .drain(..)
             .map(|f| {
-                let replay = Some(if !replayed {
+                let (mut e, inputs) = render_failure(&m.name, f, &opts.limit_names);
+                e.replay = Some(if !replayed {
                     crate::concrete::replay::not_run("only methods and constructors are run")
                 } else {
                     crate::concrete::replay::replay(
@@ -740,13 +656,11 @@ fn verify_member(
                         source,
                         &m.class,
                         &m.member,
-                        (f.diag.kind, &f.diag.span),
-                        f.inputs.as_ref(),
+                        (e.diag.kind, &e.diag.span),
+                        inputs.as_ref(),
                         opts.infer,
                     )
                 });
-                let mut e = render_failure(&m.name, f);
-                e.replay = replay;
                 e
             })
             .collect();
@@ -800,7 +714,7 @@ const TRACE_STATE_ITEMS: usize = 200_000;
 fn render_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
-        what: step.what.clone(),
+        kind: step.kind.clone(),
         heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
         store: step
             .store
@@ -816,7 +730,7 @@ fn render_step(step: &Step) -> TraceStep {
 fn elided_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
-        what: step.what.clone(),
+        kind: step.kind.clone(),
         heap: Vec::new(),
         store: Vec::new(),
         pc: Vec::new(),
@@ -843,14 +757,33 @@ fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
     out
 }
 
-fn render_failure(member: &str, f: Failure) -> ErrorReport {
-    ErrorReport {
-        diag: f.diag,
+/// A failure's error report (the diagnostic laid out, the reason kept),
+/// and the inputs to replay it with.
+fn render_failure(
+    member: &str,
+    f: Failure,
+    names: &LimitNames,
+) -> (ErrorReport, Option<crate::symbolic::paths::ModelInputs>) {
+    let (diag, reason) = match f.found {
+        Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
+        Found::Internal { span, what } => (
+            Diagnostic::new(
+                Kind::Internal,
+                span,
+                format!("internal error: {what} (please report this)"),
+            ),
+            None,
+        ),
+    };
+    let error = ErrorReport {
+        diag,
+        reason,
         member: member.to_string(),
         trace: render_trace(&f.trace.steps()),
         counterexample: f.counterexample,
         replay: None,
-    }
+    };
+    (error, f.inputs)
 }
 
 /// Numbers the recorded steps; a parent always precedes its children

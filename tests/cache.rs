@@ -323,7 +323,7 @@ fn damaged_cache_files_are_ignored_and_rewritten() {
         ("foreign JSON", b"{\"entries\": []}\n".to_vec()),
         (
             "a forged checksum",
-            format!("sift-cache 1 {}\n{{}}", "0".repeat(64)).into_bytes(),
+            format!("sift-cache 2 {}\n{{}}", "0".repeat(64)).into_bytes(),
         ),
     ];
     for (what, bytes) in damaged {

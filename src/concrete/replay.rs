@@ -5,16 +5,10 @@
 
 use super::{Limits, Outcome, inputs, run_method};
 use crate::diag::{Kind, line_col};
+pub use crate::record::{Replay, ReplayStatus};
 use crate::symbolic::paths::ModelInputs;
 use crate::symbolic::program::ProgramInfo;
 use crate::syntax::ast::Span;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayStatus {
-    Confirmed,
-    NotReproduced,
-    NotRun,
-}
 
 impl ReplayStatus {
     pub fn as_str(self) -> &'static str {
@@ -34,12 +28,6 @@ impl ReplayStatus {
         .into_iter()
         .find(|r| r.as_str() == s)
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    pub status: ReplayStatus,
-    pub detail: String,
 }
 
 impl Replay {

@@ -5,6 +5,7 @@
 //! that corresponds to the old position.
 
 use super::tree::Tree;
+use crate::record::step::{Arm, StepKind, StmtForm};
 use crate::syntax::ast::Span;
 use crate::syntax::ast::{Block, Method, Stmt, StmtKind};
 
@@ -102,60 +103,69 @@ pub fn insertion(
 
 fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
     let step = tree.step(n);
-    let what = step.what.as_str();
     let span = &step.span;
     let mut stmts = Vec::new();
     collect(&m.body, &mut stmts);
     let stmt_at = |p: &dyn Fn(&Stmt) -> bool| stmts.iter().copied().filter(|s| p(s)).last();
-    if what == "method entry" || what == "precondition produced" {
-        return Ok(Point::BlockStart(m.body.span.clone()));
-    }
-    if what.starts_with("fails:") {
-        // The innermost statement holding the failure, else where the path
-        // stood before it (a postcondition or an invariant at the end).
-        let inside = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end);
-        if let Some(s) = inside
-            && !in_loop_body(tree, n, s)
-        {
-            return Ok(Point::Before(s.span.start));
-        }
-        return match tree.parent(n) {
-            Some(p) => point_of(m, tree, p),
-            None => Ok(Point::BlockStart(m.body.span.clone())),
-        };
-    }
+    let unknown = || {
+        format!(
+            "cannot tell where the step `{}` is in the method body",
+            step.kind
+        )
+    };
     let branch = |s: &Stmt| matches!(&s.kind, StmtKind::If { cond, .. } if cond.span == *span);
-    if what.contains(": then branch") || what.contains(": else branch") {
-        let Some(s) = stmt_at(&branch) else {
-            return Err(unknown(what));
-        };
-        let StmtKind::If { then, els, .. } = &s.kind else {
-            return Err(unknown(what));
-        };
-        return Ok(match (what.contains(": then branch"), els) {
-            (true, _) => Point::BlockStart(then.span.clone()),
-            (false, Some(e)) => Point::BlockStart(e.span.clone()),
-            (false, None) => Point::After(s.span.end),
-        });
-    }
     let looping = |s: &Stmt| matches!(&s.kind, StmtKind::While { cond, .. } if cond.span == *span);
-    if what.starts_with("loop body") || what.starts_with("after the loop") {
-        let Some(s) = stmt_at(&looping) else {
-            return Err(unknown(what));
-        };
-        let StmtKind::While { body, .. } = &s.kind else {
-            return Err(unknown(what));
-        };
-        return Ok(if what.starts_with("loop body") {
-            Point::BlockStart(body.span.clone())
-        } else {
-            Point::After(s.span.end)
-        });
-    }
-    match stmt_at(&|s| s.span == *span) {
-        Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
-        Some(s) => Ok(Point::After(s.span.end)),
-        None => Err(unknown(what)),
+    match &step.kind {
+        StepKind::MethodEntry | StepKind::PreconditionProduced => {
+            Ok(Point::BlockStart(m.body.span.clone()))
+        }
+        StepKind::Failed { .. } => {
+            // The innermost statement holding the failure, else where the
+            // path stood before it (a postcondition or an invariant at the
+            // end).
+            let inside = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end);
+            if let Some(s) = inside
+                && !in_loop_body(tree, n, s)
+            {
+                return Ok(Point::Before(s.span.start));
+            }
+            match tree.parent(n) {
+                Some(p) => point_of(m, tree, p),
+                None => Ok(Point::BlockStart(m.body.span.clone())),
+            }
+        }
+        StepKind::Branch { arm, .. } => {
+            let Some(s) = stmt_at(&branch) else {
+                return Err(unknown());
+            };
+            let StmtKind::If { then, els, .. } = &s.kind else {
+                return Err(unknown());
+            };
+            Ok(match (arm, els) {
+                (Arm::Then, _) => Point::BlockStart(then.span.clone()),
+                (Arm::Else, Some(e)) => Point::BlockStart(e.span.clone()),
+                (Arm::Else, None) => Point::After(s.span.end),
+            })
+        }
+        StepKind::LoopBody { .. } | StepKind::LoopAfter { .. } => {
+            let Some(s) = stmt_at(&looping) else {
+                return Err(unknown());
+            };
+            let StmtKind::While { body, .. } = &s.kind else {
+                return Err(unknown());
+            };
+            Ok(match step.kind {
+                StepKind::LoopBody { .. } => Point::BlockStart(body.span.clone()),
+                _ => Point::After(s.span.end),
+            })
+        }
+        StepKind::Statement { .. } | StepKind::Join { .. } | StepKind::Inferred(_) => {
+            match stmt_at(&|s| s.span == *span) {
+                Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
+                Some(s) => Ok(Point::After(s.span.end)),
+                None => Err(unknown()),
+            }
+        }
     }
 }
 
@@ -167,12 +177,8 @@ fn in_loop_body(tree: &Tree, n: usize, s: &Stmt) -> bool {
     };
     tree.path(n).into_iter().any(|p| {
         let step = tree.step(p);
-        step.what.starts_with("loop body") && step.span == cond.span
+        matches!(step.kind, StepKind::LoopBody { .. }) && step.span == cond.span
     })
-}
-
-fn unknown(what: &str) -> String {
-    format!("cannot tell where the step `{what}` is in the method body")
 }
 
 /// Every statement of a block, nested ones after the one holding them (in
@@ -210,7 +216,7 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
         } else {
             s.span.clone()
         };
-        (span, s.what.clone())
+        (span, s.kind.clone())
     };
     let old_path: Vec<_> = old
         .path(old_node)
@@ -226,7 +232,14 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
     let mut best: Option<(usize, usize)> = None;
     for n in 0..new.nodes.len() {
         let s = new.step(n);
-        if s.span.start != ins.stmt_start || !s.what.starts_with("assume") {
+        let assumed = matches!(
+            s.kind,
+            StepKind::Statement {
+                form: StmtForm::Assume,
+                ..
+            }
+        );
+        if s.span.start != ins.stmt_start || !assumed {
             continue;
         }
         let path = new.path(n);
@@ -256,7 +269,36 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Kind;
+    use crate::record::Reason;
     use crate::verify::{TraceStep, TreeNode};
+
+    const ENTRY: StepKind = StepKind::MethodEntry;
+
+    fn stmt(form: StmtForm, text: &str) -> StepKind {
+        StepKind::Statement {
+            form,
+            text: text.to_string(),
+        }
+    }
+
+    fn branch(cond: &str, arm: Arm) -> StepKind {
+        StepKind::Branch {
+            cond: cond.to_string(),
+            arm,
+        }
+    }
+
+    fn fails(kind: Kind, fact: &str) -> StepKind {
+        StepKind::Failed {
+            kind,
+            reason: Reason::MightNotHold {
+                fact: fact.to_string(),
+            },
+            obligation: true,
+            resumes: kind == Kind::AssertFailed,
+        }
+    }
 
     const SRC: &str = "class A {
   static int m(int x) {
@@ -276,18 +318,18 @@ mod tests {
 ";
 
     /// A path of steps, each at the first occurrence of its text.
-    fn tree(steps: &[(&str, &str)]) -> Tree {
+    fn tree(steps: &[(&str, StepKind)]) -> Tree {
         let nodes = steps
             .iter()
             .enumerate()
-            .map(|(i, (at, what))| {
+            .map(|(i, (at, kind))| {
                 let start = SRC.find(at).expect("text in source");
                 TreeNode {
                     parent: i.checked_sub(1),
                     step: TraceStep {
                         elided: false,
                         span: start..start + at.len(),
-                        what: what.to_string(),
+                        kind: kind.clone(),
                         heap: Vec::new(),
                         store: Vec::new(),
                         pc: Vec::new(),
@@ -298,7 +340,7 @@ mod tests {
         Tree::new(nodes)
     }
 
-    fn inserted(steps: &[(&str, &str)]) -> String {
+    fn inserted(steps: &[(&str, StepKind)]) -> String {
         let t = tree(steps);
         let ins = insertion(SRC, "A.m", &t, steps.len() - 1, "P").expect("an insertion point");
         let out = ins.apply(SRC);
@@ -313,51 +355,81 @@ mod tests {
 
     #[test]
     fn points_of_insertion() {
-        let entry = ("m", "method entry");
-        assert_eq!(inserted(&[entry]), "static int m(int x) { assume P;");
+        let entry = ("m", ENTRY);
         assert_eq!(
-            inserted(&[entry, ("int y = x;", "int y = x;")]),
+            inserted(std::slice::from_ref(&entry)),
+            "static int m(int x) { assume P;"
+        );
+        assert_eq!(
+            inserted(&[
+                entry.clone(),
+                ("int y = x;", stmt(StmtForm::Declare, "int y = x;"))
+            ]),
             "int y = x; assume P;"
         );
         assert_eq!(
-            inserted(&[entry, ("y > 0", "if (y > 0): then branch")]),
+            inserted(&[entry.clone(), ("y > 0", branch("y > 0", Arm::Then))]),
             "if (y > 0) { assume P;"
         );
         assert_eq!(
-            inserted(&[entry, ("y > 0", "if (y > 0): else branch")]),
+            inserted(&[entry.clone(), ("y > 0", branch("y > 0", Arm::Else))]),
             "} else { assume P;"
         );
         assert_eq!(
-            inserted(&[entry, ("y < 5", "loop body (while y < 5)")]),
+            inserted(&[
+                entry.clone(),
+                (
+                    "y < 5",
+                    StepKind::LoopBody {
+                        cond: "y < 5".into()
+                    }
+                )
+            ]),
             "while (y < 5) invariant y <= 5; { assume P;"
         );
         assert_eq!(
-            inserted(&[entry, ("y < 5", "after the loop (while y < 5)")]),
+            inserted(&[
+                entry.clone(),
+                (
+                    "y < 5",
+                    StepKind::LoopAfter {
+                        cond: "y < 5".into()
+                    }
+                )
+            ]),
             "} assume P;"
         );
         assert_eq!(
-            inserted(&[entry, ("y == 5", "fails: assertion might not hold")]),
+            inserted(&[
+                entry.clone(),
+                ("y == 5", fails(Kind::AssertFailed, "y == 5"))
+            ]),
             "assume P; assert y == 5;"
         );
         assert_eq!(
-            inserted(&[entry, ("return y;", "return y;")]),
+            inserted(&[
+                entry.clone(),
+                ("return y;", stmt(StmtForm::Return, "return y;"))
+            ]),
             "assume P; return y;"
         );
         // An invariant that fails at the end of the body: after its last statement.
         let preserved = [
-            entry,
-            ("y < 5", "loop body (while y < 5)"),
-            ("y = y + 1;", "y = y + 1;"),
+            entry.clone(),
             (
-                "y <= 5",
-                "fails: loop invariant might not be preserved by the body",
+                "y < 5",
+                StepKind::LoopBody {
+                    cond: "y < 5".into(),
+                },
             ),
+            ("y = y + 1;", stmt(StmtForm::Assign, "y = y + 1;")),
+            ("y <= 5", fails(Kind::InvariantNotPreserved, "y <= 5")),
         ];
         assert_eq!(inserted(&preserved), "y = y + 1; assume P;");
         // An invariant that fails on entry: before the loop.
         let established = [
             entry,
-            ("y <= 5", "fails: loop invariant might not hold on entry"),
+            ("y <= 5", fails(Kind::InvariantNotEstablished, "y <= 5")),
         ];
         assert_eq!(
             inserted(&established),
@@ -387,7 +459,7 @@ mod tests {
 
     #[test]
     fn members_that_are_not_methods_take_no_assume() {
-        let t = tree(&[("m", "method entry")]);
+        let t = tree(&[("m", ENTRY)]);
         assert!(insertion(SRC, "A.nope", &t, 0, "P").is_err());
     }
 }

@@ -20,6 +20,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use crate::record::StepKind;
+use crate::record::words::LimitNames;
 use crate::report::text;
 use crate::verify::{FileReport, MemberKind, MemberReport, Options, Stage, verify_source};
 use tree::{Choices, Tree};
@@ -203,8 +205,9 @@ impl Session {
         first
             .and_then(|e| {
                 fails.iter().copied().find(|n| {
-                    t.step(*n).span == e.diag.span
-                        && t.step(*n).what == format!("fails: {}", e.diag.message)
+                    let step = t.step(*n);
+                    step.span == e.diag.span
+                        && matches!(&step.kind, StepKind::Failed { kind, .. } if *kind == e.diag.kind)
                 })
             })
             .or(fails.first().copied())
@@ -236,6 +239,11 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64, infer: bool) ->
     let opts = Options {
         timeout_ms: (timeout_secs * 1000.0).min(u32::MAX as f64) as u32,
         infer,
+        // `sift debug` takes `--timeout`; the resource limit is fixed.
+        limit_names: LimitNames {
+            rlimit: None,
+            timeout: Some("--timeout".to_string()),
+        },
         ..Options::default()
     };
     let (mut session, intro) = match Session::open(&shown, &source, method, &opts) {

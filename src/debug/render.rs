@@ -24,7 +24,7 @@ pub fn header(run: &Run, n: usize) -> String {
         "[{}] line {}: {}",
         t.depth(n),
         t.line(&run.source, n),
-        step.what
+        step.kind
     );
     let sib = t.siblings(n);
     let split = t.parent(n).map_or(sib.len() > 1, |p| t.is_split(p));
@@ -166,7 +166,7 @@ pub fn branches(run: &Run, split: usize, choices: &Choices) -> String {
             "{mark} {}: line {}: {}",
             i + 1,
             t.line(&run.source, c),
-            step.what
+            step.kind
         );
         let d = explain::diff_steps(t.step(split), step);
         if !d.pc_added.is_empty() {

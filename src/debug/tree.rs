@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::diag::line_col;
+use crate::record::StepKind;
 use crate::verify::{TraceStep, TreeNode};
 
 pub struct Tree {
@@ -73,7 +74,7 @@ impl Tree {
     }
 
     pub fn is_failure(&self, n: usize) -> bool {
-        self.step(n).what.starts_with("fails:")
+        self.step(n).kind.is_failure()
     }
 
     pub fn line(&self, source: &str, n: usize) -> usize {
@@ -83,7 +84,8 @@ impl Tree {
     /// A failed `assert`: its path goes on, assuming the assertion, from
     /// a sibling of the failure step (LANGUAGE.md section 6).
     pub fn is_resumable_failure(&self, n: usize) -> bool {
-        self.children[n].is_empty() && self.step(n).what == "fails: assertion might not hold"
+        self.children[n].is_empty()
+            && matches!(self.step(n).kind, StepKind::Failed { resumes: true, .. })
     }
 
     /// Where the path of a failed `assert` goes on.
@@ -158,14 +160,17 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Kind;
+    use crate::record::Reason;
+    use crate::record::step::{Arm, StmtForm};
 
-    fn node(parent: Option<usize>, what: &str) -> TreeNode {
+    fn node(parent: Option<usize>, kind: StepKind) -> TreeNode {
         TreeNode {
             parent,
             step: TraceStep {
                 elided: false,
                 span: 0..0,
-                what: what.to_string(),
+                kind,
                 heap: Vec::new(),
                 store: Vec::new(),
                 pc: Vec::new(),
@@ -173,14 +178,35 @@ mod tests {
         }
     }
 
+    fn branch(arm: Arm) -> StepKind {
+        StepKind::Branch {
+            cond: "c".into(),
+            arm,
+        }
+    }
+
     fn sample() -> Tree {
         // 0 entry; 1 then; 2 stmt; 3 else; 4 fails
         Tree::new(vec![
-            node(None, "method entry"),
-            node(Some(0), "if (c): then branch"),
-            node(Some(1), "x = 1;"),
-            node(Some(0), "if (c): else branch"),
-            node(Some(3), "fails: assertion might not hold"),
+            node(None, StepKind::MethodEntry),
+            node(Some(0), branch(Arm::Then)),
+            node(
+                Some(1),
+                StepKind::Statement {
+                    form: StmtForm::Assign,
+                    text: "x = 1;".into(),
+                },
+            ),
+            node(Some(0), branch(Arm::Else)),
+            node(
+                Some(3),
+                StepKind::Failed {
+                    kind: Kind::AssertFailed,
+                    reason: Reason::MightNotHold { fact: "c".into() },
+                    obligation: true,
+                    resumes: true,
+                },
+            ),
         ])
     }
 

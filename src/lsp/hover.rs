@@ -114,8 +114,8 @@ pub fn states(report: &FileReport, offset: usize) -> Option<HoverText> {
     let mut md = String::new();
     for (k, &i) in nodes.iter().take(MAX_PATHS).enumerate() {
         let node = &tree[i];
-        let failing = node.step.what.starts_with("fails:");
-        let what = one_line(&node.step.what);
+        let failing = node.step.kind.is_failure();
+        let what = one_line(&node.step.kind.to_string());
         if total > 1 {
             md.push_str(&format!("**Path {} of {total}** · `{what}`\n\n", k + 1));
         } else {

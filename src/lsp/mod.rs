@@ -37,6 +37,7 @@ use serde_json::Value;
 
 use crate::cache::Cache;
 use crate::cancel::Cancel;
+use crate::record::words::LimitNames;
 use crate::syntax::ast::Program;
 use crate::verify::{FileReport, Options};
 use diagnostics::Lens;
@@ -539,6 +540,10 @@ impl Server {
                     .as_ref()
                     .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET),
                 infer: self.config.infer,
+                limit_names: LimitNames {
+                    rlimit: None,
+                    timeout: Some("the `timeoutMs` setting".to_string()),
+                },
                 ..Options::default()
             };
             self.next_run += 1;

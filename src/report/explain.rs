@@ -8,62 +8,23 @@
 use std::collections::HashMap;
 
 use crate::diag::{Kind, line_col};
+use crate::record::StepKind;
 use crate::verify::{ErrorReport, TraceStep};
 
-/// What a missing chunk is a chunk of.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ChunkName {
-    Field(String),
-    Predicate(String),
-}
+pub use crate::record::ChunkName;
 
-impl ChunkName {
-    fn describe(&self) -> String {
-        match self {
-            ChunkName::Field(f) => format!("field `{f}`"),
-            ChunkName::Predicate(p) => format!("predicate `{p}`"),
-        }
+fn describe(name: &ChunkName) -> String {
+    match name {
+        ChunkName::Field(f) => format!("field `{f}`"),
+        ChunkName::Predicate(p) => format!("predicate `{p}`"),
     }
 }
 
-/// The chunk a failure says is missing: its name and the text the message
-/// quotes (`acc(c.x)`, `c.valid()`, `c.x`).
+/// The chunk a failure found missing: its name and the text that names it
+/// (`acc(c.x)`, `c.valid()`, `c.x`).
 pub fn missing_chunk(e: &ErrorReport) -> Option<(ChunkName, String)> {
-    let d = &e.diag;
-    let texts = std::iter::once(&d.message)
-        .chain(d.notes.iter())
-        .chain(d.related.iter().map(|r| &r.message))
-        .chain(std::iter::once(&d.label));
-    for t in texts {
-        if let Some(found) = missing_in_reason(t) {
-            return Some(found);
-        }
-    }
-    None
-}
-
-/// Parses one reason: "no `acc(e.f)` in the heap", "no `e.q(..)` in the
-/// heap", "no permission to read `e.f`", "no permission to write `e.f`".
-fn missing_in_reason(reason: &str) -> Option<(ChunkName, String)> {
-    let quoted = |rest: &str| rest.split('`').next().map(str::to_string);
-    if let Some(rest) = reason
-        .strip_prefix("no permission to read `")
-        .or_else(|| reason.strip_prefix("no permission to write `"))
-    {
-        let text = quoted(rest)?;
-        return Some((ChunkName::Field(last_segment(&text).to_string()), text));
-    }
-    let at = reason.find("no `")?;
-    let rest = &reason[at + 4..];
-    let text = quoted(rest)?;
-    if !rest[text.len()..].starts_with("` in the heap") {
-        return None;
-    }
-    if let Some(inner) = text.strip_prefix("acc(").and_then(|t| t.strip_suffix(')')) {
-        return Some((ChunkName::Field(last_segment(inner).to_string()), text));
-    }
-    let head = text.split('(').next().unwrap_or(&text);
-    Some((ChunkName::Predicate(last_segment(head).to_string()), text))
+    let (name, text) = e.reason.as_ref()?.missing_chunk()?;
+    Some((name, text.to_string()))
 }
 
 fn last_segment(s: &str) -> &str {
@@ -161,19 +122,11 @@ fn line_of(source: &str, step: &TraceStep) -> usize {
     line_col(source, step.span.start).0
 }
 
-/// Whether a step records a decision between paths.
-pub fn is_decision(what: &str) -> bool {
-    what.contains(": then branch")
-        || what.contains(": else branch")
-        || what.starts_with("loop body")
-        || what.starts_with("after the loop")
-}
-
 /// The explanation of one error, one sentence per entry (empty when the
 /// error has no path, as parse and type errors).
 pub fn explain(e: &ErrorReport, source: &str) -> Vec<String> {
     let mut out = Vec::new();
-    if e.trace.is_empty() || matches!(e.diag.kind, Kind::Parse | Kind::Type) {
+    if e.trace.is_empty() || matches!(e.diag.kind, Kind::Parse | Kind::Type | Kind::Internal) {
         return out;
     }
     match missing_chunk(e) {
@@ -224,7 +177,7 @@ fn explain_missing(
     let mut events = 0;
     for pair in e.trace.windows(2) {
         let (before, after) = (&pair[0], &pair[1]);
-        if after.what.starts_with("fails:") {
+        if after.kind.is_failure() {
             continue;
         }
         let count = |s: &TraceStep| s.heap.iter().filter(same).count();
@@ -241,15 +194,15 @@ fn explain_missing(
             .collect::<Vec<_>>()
             .join(", ");
         let line = line_of(source, after);
-        let sentence = if after.what.starts_with("loop body") {
+        let sentence = if matches!(after.kind, StepKind::LoopBody { .. }) {
             format!(
                 "{shown} left the heap at line {line}: the loop body starts from its invariant only (`{}`)",
-                after.what
+                after.kind
             )
         } else {
             format!(
                 "{shown} left the heap at line {line}: consumed by `{}`",
-                after.what
+                after.kind
             )
         };
         out.push(sentence);
@@ -259,12 +212,12 @@ fn explain_missing(
         if last.heap.iter().any(|c| same(&c)) {
             out.push(format!(
                 "the heap holds a chunk of {}, but the solver cannot show it is the one needed (another receiver or other arguments?)",
-                name.describe()
+                describe(name)
             ));
         } else if !seen_any {
             out.push(format!(
                 "no chunk of {} was in the heap anywhere on this path",
-                name.describe()
+                describe(name)
             ));
         }
     }
@@ -274,8 +227,8 @@ fn explain_fact(e: &ErrorReport, source: &str, out: &mut Vec<String>) {
     let decisions: Vec<String> = e
         .trace
         .iter()
-        .filter(|s| is_decision(&s.what))
-        .map(|s| format!("line {}: {}", line_of(source, s), s.what))
+        .filter(|s| s.kind.is_decision())
+        .map(|s| format!("line {}: {}", line_of(source, s), s.kind))
         .collect();
     if decisions.is_empty() {
         out.push("the path to the failure takes no branch".to_string());
@@ -290,26 +243,48 @@ fn explain_fact(e: &ErrorReport, source: &str, out: &mut Vec<String>) {
 mod tests {
     use super::*;
     use crate::diag::Diagnostic;
+    use crate::record::Reason;
+    use crate::record::step::{Arm, StmtForm};
 
-    fn step(src: &str, at: &str, what: &str, heap: &[&str], pc: &[&str]) -> TraceStep {
+    fn stmt(text: &str) -> StepKind {
+        StepKind::Statement {
+            form: StmtForm::Call,
+            text: text.to_string(),
+        }
+    }
+
+    fn fails(kind: Kind, reason: Reason, obligation: bool) -> StepKind {
+        StepKind::Failed {
+            kind,
+            reason,
+            obligation,
+            resumes: false,
+        }
+    }
+
+    fn not_held(chunk: &str, of: ChunkName) -> Reason {
+        Reason::NotHeld {
+            chunk: chunk.to_string(),
+            of,
+        }
+    }
+
+    fn step(src: &str, at: &str, kind: StepKind, heap: &[&str], pc: &[&str]) -> TraceStep {
         let start = src.find(at).expect("span text in source");
         TraceStep {
             elided: false,
             span: start..start + at.len(),
-            what: what.to_string(),
+            kind,
             heap: heap.iter().map(|s| s.to_string()).collect(),
             store: vec![("x".to_string(), "x".to_string())],
             pc: pc.iter().map(|s| s.to_string()).collect(),
         }
     }
 
-    fn error(kind: Kind, message: &str, notes: &[&str], trace: Vec<TraceStep>) -> ErrorReport {
-        let mut diag = Diagnostic::new(kind, 0..1, message);
-        for n in notes {
-            diag = diag.with_note(*n);
-        }
+    fn error(kind: Kind, reason: Option<Reason>, trace: Vec<TraceStep>) -> ErrorReport {
         ErrorReport {
-            diag,
+            diag: Diagnostic::new(kind, 0..1, "message"),
+            reason,
             member: "A.n".to_string(),
             trace,
             counterexample: Vec::new(),
@@ -319,36 +294,6 @@ mod tests {
 
     const SRC: &str =
         "void n(A a)\n  requires acc(a.f);\n{\n  a.f = 1;\n  leak(a);\n  a.f = 2;\n}\n";
-
-    #[test]
-    fn names_of_missing_chunks() {
-        let m = |s: &str| missing_in_reason(s).map(|(n, _)| n);
-        assert_eq!(
-            m("no `acc(a.f)` in the heap"),
-            Some(ChunkName::Field("f".into()))
-        );
-        assert_eq!(
-            m("no `acc(x)` in the heap"),
-            Some(ChunkName::Field("x".into()))
-        );
-        assert_eq!(
-            m("no `c.valid()` in the heap"),
-            Some(ChunkName::Predicate("valid".into()))
-        );
-        assert_eq!(
-            m("no `valid()` in the heap"),
-            Some(ChunkName::Predicate("valid".into()))
-        );
-        assert_eq!(
-            m("no permission to write `a.f`"),
-            Some(ChunkName::Field("f".into()))
-        );
-        assert_eq!(
-            m("no permission to read `x`"),
-            Some(ChunkName::Field("x".into()))
-        );
-        assert_eq!(m("`x > 0` might not hold"), None);
-    }
 
     #[test]
     fn names_of_chunks() {
@@ -367,24 +312,30 @@ mod tests {
     #[test]
     fn a_consumed_chunk_is_traced_to_the_call_that_took_it() {
         let trace = vec![
-            step(SRC, "n", "method entry", &[], &[]),
-            step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
-            step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
-            step(SRC, "leak(a);", "leak(a);", &[], &[]),
+            step(SRC, "n", StepKind::MethodEntry, &[], &[]),
             step(
                 SRC,
-                "a.f = 2",
-                "fails: no permission to write `a.f`",
-                &[],
+                "acc(a.f)",
+                StepKind::PreconditionProduced,
+                &["a.f ↦ s"],
                 &[],
             ),
+            step(SRC, "a.f = 1;", stmt("a.f = 1;"), &["a.f ↦ 1"], &[]),
+            step(SRC, "leak(a);", stmt("leak(a);"), &[], &[]),
         ];
-        let e = error(
-            Kind::PermissionMissing,
-            "no permission to write `a.f`",
+        let write = Reason::NoWrite {
+            access: "a.f".into(),
+            field: "f".into(),
+        };
+        let mut trace = trace;
+        trace.push(step(
+            SRC,
+            "a.f = 2",
+            fails(Kind::PermissionMissing, write.clone(), false),
             &[],
-            trace,
-        );
+            &[],
+        ));
+        let e = error(Kind::PermissionMissing, Some(write), trace);
         assert_eq!(
             explain(&e, SRC),
             vec![
@@ -397,22 +348,25 @@ mod tests {
     #[test]
     fn a_changed_value_is_not_a_consumption() {
         let trace = vec![
-            step(SRC, "acc(a.f)", "precondition produced", &["a.f ↦ s"], &[]),
-            step(SRC, "a.f = 1;", "a.f = 1;", &["a.f ↦ 1"], &[]),
             step(
                 SRC,
-                "a.f = 2",
-                "fails: precondition of this call might not hold",
-                &["a.f ↦ 1"],
+                "acc(a.f)",
+                StepKind::PreconditionProduced,
+                &["a.f ↦ s"],
                 &[],
             ),
+            step(SRC, "a.f = 1;", stmt("a.f = 1;"), &["a.f ↦ 1"], &[]),
         ];
-        let e = error(
-            Kind::PreconditionFailed,
-            "precondition of this call might not hold",
-            &["no `acc(b.f)` in the heap"],
-            trace,
-        );
+        let missing = not_held("acc(b.f)", ChunkName::Field("f".into()));
+        let mut trace = trace;
+        trace.push(step(
+            SRC,
+            "a.f = 2",
+            fails(Kind::PreconditionFailed, missing.clone(), true),
+            &["a.f ↦ 1"],
+            &[],
+        ));
+        let e = error(Kind::PreconditionFailed, Some(missing), trace);
         let lines = explain(&e, SRC);
         assert_eq!(
             lines[0],
@@ -427,16 +381,17 @@ mod tests {
 
     #[test]
     fn a_chunk_never_held() {
-        let trace = vec![
-            step(SRC, "n", "method entry", &[], &[]),
-            step(SRC, "a.f = 2", "fails: cannot open", &[], &[]),
-        ];
-        let e = error(
-            Kind::OpenFailed,
-            "cannot open: the predicate instance is not held",
-            &["no `a.valid()` in the heap"],
-            trace,
-        );
+        let trace = vec![step(SRC, "n", StepKind::MethodEntry, &[], &[])];
+        let missing = not_held("a.valid()", ChunkName::Predicate("valid".into()));
+        let mut trace = trace;
+        trace.push(step(
+            SRC,
+            "a.f = 2",
+            fails(Kind::OpenFailed, missing.clone(), true),
+            &[],
+            &[],
+        ));
+        let e = error(Kind::OpenFailed, Some(missing), trace);
         assert_eq!(
             explain(&e, SRC)[1],
             "no chunk of predicate `valid` was in the heap anywhere on this path"
@@ -446,29 +401,38 @@ mod tests {
     #[test]
     fn facts_list_branches_and_the_counterexample() {
         let src = "if (x > 0) { } else { }\nwhile (i < n) { }\nassert y > 0;\n";
+        let fact = Reason::MightNotHold {
+            fact: "y > 0".into(),
+        };
         let trace = vec![
-            step(src, "x > 0", "if (x > 0): else branch", &[], &["!(0 < x)"]),
+            step(
+                src,
+                "x > 0",
+                StepKind::Branch {
+                    cond: "x > 0".into(),
+                    arm: Arm::Else,
+                },
+                &[],
+                &["!(0 < x)"],
+            ),
             step(
                 src,
                 "i < n",
-                "after the loop (while i < n)",
+                StepKind::LoopAfter {
+                    cond: "i < n".into(),
+                },
                 &[],
                 &["!(0 < x)"],
             ),
             step(
                 src,
                 "y > 0",
-                "fails: assertion might not hold",
+                fails(Kind::AssertFailed, fact.clone(), true),
                 &[],
                 &["!(0 < x)"],
             ),
         ];
-        let mut e = error(
-            Kind::AssertFailed,
-            "assertion might not hold",
-            &["`y > 0` might not hold"],
-            trace,
-        );
+        let mut e = error(Kind::AssertFailed, Some(fact), trace);
         e.counterexample = vec![("x".into(), "0".into()), ("y".into(), "0".into())];
         assert_eq!(
             explain(&e, src),
@@ -487,7 +451,7 @@ mod tests {
 
     #[test]
     fn errors_without_a_path_have_no_explanation() {
-        let e = error(Kind::Type, "unknown name", &[], Vec::new());
+        let e = error(Kind::Type, None, Vec::new());
         assert!(explain(&e, SRC).is_empty());
     }
 
@@ -496,7 +460,7 @@ mod tests {
         let a = TraceStep {
             elided: false,
             span: 0..0,
-            what: String::new(),
+            kind: StepKind::MethodEntry,
             heap: vec!["a.f ↦ 1".into(), "b.f ↦ 2".into()],
             store: vec![("x".into(), "1".into()), ("y".into(), "2".into())],
             pc: vec!["p".into()],
@@ -504,7 +468,7 @@ mod tests {
         let b = TraceStep {
             elided: false,
             span: 0..0,
-            what: String::new(),
+            kind: StepKind::MethodEntry,
             heap: vec!["b.f ↦ 2".into(), "a.f ↦ 3".into()],
             store: vec![("x".into(), "5".into()), ("z".into(), "0".into())],
             pc: vec!["p".into(), "q".into()],

@@ -36,7 +36,7 @@ fn error_json(report: &FileReport, lines: &LineIndex, e: &ErrorReport) -> Value 
                 }
                 None => (s.heap.clone(), Vec::new()),
             };
-            let mut step = json!({"line": l, "column": c, "description": s.what, "heap": s.heap, "store": store,
+            let mut step = json!({"line": l, "column": c, "description": s.kind.to_string(), "heap": s.heap, "store": store,
                    "path_condition": s.pc, "added": added, "removed": removed});
             if s.elided {
                 step["state_omitted"] = Value::Bool(true);

@@ -109,7 +109,7 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
         } else {
             Some(explain::diff_steps(&e.trace[i - 1], step))
         };
-        out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.what));
+        out.push_str(&format!("  {:>3}. line {line}: {}\n", i + 1, step.kind));
         if step.elided {
             out.push_str("       (state not shown: the trace is long; the last steps show it)\n");
             continue;

@@ -17,8 +17,8 @@ use z3::ast::{Ast, Bool, Dynamic, Int};
 use z3::{Context, FuncDecl, Params, SatResult, Sort as ZSort, Symbol};
 
 use crate::cancel::Cancel;
-use crate::symbolic::state::{PathCondition, PcNode};
-use crate::symbolic::term::{Op, Sort, Term};
+use crate::logic::path::{PathCondition, PcNode};
+use crate::logic::term::{Op, Sort, Term};
 
 pub use config::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 pub use smtlib::to_smtlib;
@@ -524,7 +524,7 @@ fn smt_int(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symbolic::term::VarKind;
+    use crate::logic::term::VarKind;
 
     fn with_solver(f: impl FnOnce(&mut Solver)) {
         super::with_solver(&[], Limits::default(), true, None, |mut s| f(&mut s));

@@ -1,6 +1,6 @@
 //! SMT-LIB text for terms, for `--smt-log` (replayable with the `z3` binary).
 
-use crate::symbolic::term::{Op, Sort, Term};
+use crate::logic::term::{Op, Sort, Term};
 
 /// A unique Z3 name for a variable: its display name and number.
 pub fn var_name(t: &Term) -> String {
@@ -105,7 +105,7 @@ fn write(t: &Term, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symbolic::term::VarKind;
+    use crate::logic::term::VarKind;
 
     #[test]
     fn prints_smtlib() {

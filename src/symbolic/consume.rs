@@ -11,6 +11,7 @@ use super::infer::{close_for, open_for_field};
 use super::state::{Obligation, State};
 use super::term::Term;
 use crate::diag::Kind;
+use crate::record::failure::{ChunkName, CloseLack, Reason};
 use crate::syntax::ast::*;
 
 /// The rest of a consumption: state, remaining heap `H2`, snapshot.
@@ -119,6 +120,7 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             };
             let name = format!("{class}.{}", field.name);
             let what = format!("acc({})", ctx.text(&fe.span));
+            let of = ChunkName::Field(field.name.clone());
             eval(ctx, s, recv, &|ctx, s, t| {
                 let key = std::slice::from_ref(&t);
                 if let Some(id) = find_chunk(ctx, &s, &h2, &name, key) {
@@ -132,7 +134,13 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                     &t,
                     fe.span.clone(),
                     &|ctx, st, opened, id| take(ctx, st, &opened, id, fe.span.clone(), k),
-                    &|ctx, st| missing_chunk(ctx, st, h2.clone(), fe.span.clone(), &what, None, k),
+                    &|ctx, st| {
+                        let reason = Reason::NotHeld {
+                            chunk: what.clone(),
+                            of: of.clone(),
+                        };
+                        missing_chunk(ctx, st, h2.clone(), fe.span.clone(), reason, None, k)
+                    },
                 )
             })
         }
@@ -166,7 +174,11 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                     a.span.clone(),
                     k,
                     &|ctx, st, note| {
-                        missing_chunk(ctx, st, h2.clone(), a.span.clone(), &what, note, k)
+                        let reason = Reason::NotHeld {
+                            chunk: what.clone(),
+                            of: ChunkName::Predicate(call.name.name.clone()),
+                        };
+                        missing_chunk(ctx, st, h2.clone(), a.span.clone(), reason, note, k)
                     },
                 )
             })
@@ -192,7 +204,9 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                         if ctx.prove(&back, &same, "untouched: same snapshot now and before?") {
                             return k(ctx, back, h2.clone(), Term::unit());
                         }
-                        let reason = format!("`{}` might have changed", ctx.text(&inner.span));
+                        let reason = Reason::MightHaveChanged {
+                            part: ctx.text(&inner.span),
+                        };
                         if let Some(back) =
                             ctx.fail(&back, Kind::AssertFailed, a.span.clone(), reason)
                         {
@@ -213,7 +227,9 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                     s.note_fact(&t, before);
                     return k(ctx, s, h2.clone(), Term::unit());
                 }
-                let reason = format!("`{}` might not hold", ctx.text(&a.span));
+                let reason = Reason::MightNotHold {
+                    fact: ctx.text(&a.span),
+                };
                 if let Some(mut s) = ctx.fail(&s, Kind::AssertFailed, a.span.clone(), reason) {
                     // A failed fact is assumed afterwards (and here, for the
                     // conjuncts after it), unless its own evaluation failed.
@@ -273,11 +289,10 @@ fn missing_chunk(
     s: State,
     heap: Heap,
     span: Span,
-    what: &str,
-    note: Option<String>,
+    reason: Reason,
+    note: Option<CloseLack>,
     k: Rest,
 ) {
-    let reason = format!("no `{what}` in the heap");
     if let Some(s) = ctx.fail_noted(&s, Kind::PermissionMissing, span, reason, note) {
         let snap = ctx.fresh_snap();
         k(ctx, s, heap, snap)

@@ -9,7 +9,9 @@ use super::program::ProgramInfo;
 use super::route::Route;
 use super::state::{Obligation, PathCondition, State, Step, Trace};
 use super::term::{Sort, Term, VarKind};
-use crate::diag::{Diagnostic, Kind};
+use crate::diag::Kind;
+use crate::record::StepKind;
+use crate::record::failure::{CloseLack, FailureView, ObligationView, Reason, Related};
 use crate::solver::{Answer, GaveUp, Solver};
 use crate::syntax::ast::Span;
 
@@ -18,8 +20,16 @@ pub type Cont<'k> = &'k dyn Fn(&mut Ctx, State);
 /// The rest of a path after evaluating an expression to a term.
 pub type TermCont<'k> = &'k dyn Fn(&mut Ctx, State, Term);
 
+/// What a member's check found wrong.
+pub enum Found {
+    /// A path failed.
+    Path(Box<FailureView>),
+    /// The engine met something the checker should have ruled out.
+    Internal { span: Span, what: String },
+}
+
 pub struct Failure {
-    pub diag: Diagnostic,
+    pub found: Found,
     pub trace: Trace,
     pub state: State,
     pub counterexample: Vec<(String, String)>,
@@ -63,7 +73,7 @@ pub struct Ctx<'z> {
     /// Ghost statement inference (LANGUAGE.md section 4b) is on.
     pub infer: bool,
     /// Failures of the inferred steps being tried: (trial, state, reason).
-    trial_failures: Vec<(u32, State, String)>,
+    trial_failures: Vec<(u32, State, Reason)>,
     next_trial: u32,
     /// Path exploration for `sift test` (`paths`): loops are unrolled this
     /// many times instead of using their invariants, joins do not merge,
@@ -83,7 +93,7 @@ pub struct Ctx<'z> {
 /// Where a failed trial stopped: the path (its state) and why.
 pub struct TrialFailure {
     pub state: State,
-    pub reason: String,
+    pub reason: Reason,
 }
 
 impl<'z> Ctx<'z> {
@@ -138,8 +148,8 @@ impl<'z> Ctx<'z> {
     }
 
     /// Records the state `s` reached at `span` as a step of its path.
-    pub fn record(&mut self, s: &mut State, span: Span, what: impl Into<String>) {
-        s.record(span, what);
+    pub fn record(&mut self, s: &mut State, span: Span, kind: StepKind) {
+        s.record(span, kind);
         if let (Some(all), Some(step)) = (self.all_steps.as_mut(), s.trace.last()) {
             all.push(step);
         }
@@ -306,18 +316,18 @@ impl<'z> Ctx<'z> {
     /// obligation decides the kind and place reported (LANGUAGE.md
     /// section 6). Returns the state to go on with when the failure is to be
     /// assumed (a failed `assert`), `None` when the path ends here.
-    pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: String) -> Option<State> {
+    pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: Reason) -> Option<State> {
         self.fail_noted(s, kind, span, reason, None)
     }
 
-    /// `fail`, with a note on what an inferred step lacked.
+    /// `fail`, with what an inferred close lacked.
     pub fn fail_noted(
         &mut self,
         s: &State,
         kind: Kind,
         span: Span,
-        reason: String,
-        note: Option<String>,
+        reason: Reason,
+        close_lack: Option<CloseLack>,
     ) -> Option<State> {
         let gave_up = self.gave_up.take();
         let refuted = self.last_refuted.take();
@@ -329,81 +339,38 @@ impl<'z> Ctx<'z> {
             self.trial_failures.push((id, s.clone(), reason));
             return None;
         }
-        let mut diag = match &s.obligation {
-            None => Diagnostic::new(kind, span.clone(), reason.clone()).with_label(reason.clone()),
-            Some(ob) => {
-                let at = ob
-                    .at
-                    .clone()
-                    .or(ob.conjunct.clone())
-                    .unwrap_or(span.clone());
-                let mut d = Diagnostic::new(ob.kind, at.clone(), obligation_message(ob.kind))
-                    .with_label(primary_label(ob.kind));
-                let mut reason_shown = false;
-                if ob.at.is_some()
-                    && let Some(c) = &ob.conjunct
-                    && *c != at
-                {
-                    reason_shown = *c == span;
-                    let label = if reason_shown {
-                        reason.clone()
-                    } else {
-                        "this part does not hold".to_string()
-                    };
-                    d = d.with_related(c.clone(), label);
-                }
-                for l in &ob.related {
-                    d = d.with_related(l.span.clone(), l.message.clone());
-                }
-                if at.start <= span.start && span.end <= at.end {
-                    d.label = reason.clone();
-                } else if !reason_shown {
-                    d = d.with_related(span.clone(), reason.clone());
-                }
-                // Where the path stood when the obligation was checked.
-                let end = match ob.kind {
-                    Kind::PostconditionFailed => Some("when the method returns here"),
-                    Kind::InvariantNotPreserved => Some("at the end of the loop body after this"),
-                    Kind::InvariantNotEstablished => Some("on entry to the loop after this"),
-                    Kind::JoinFailed => Some("on the path reaching the join after this"),
-                    _ => None,
-                };
-                if let (Some(label), Some(last)) = (end, s.trace.last())
-                    && last.span != at
-                {
-                    d = d.with_related(last.span.clone(), label);
-                }
-                d.with_note(reason.clone())
-            }
+        let view = FailureView {
+            kind,
+            span,
+            reason,
+            obligation: s.obligation.as_ref().map(|ob| ObligationView {
+                kind: ob.kind,
+                at: ob.at.clone(),
+                conjunct: ob.conjunct.clone(),
+                related: ob.related.clone(),
+            }),
+            path_end: s.trace.last().map(|step| step.span.clone()),
+            close_lack,
+            gave_up,
         };
-        if let Some(note) = note {
-            diag = diag.with_note(note);
-        }
-        if let Some(why) = gave_up {
-            diag = diag.with_note(match why {
-                GaveUp::ResourceLimit => {
-                    "the solver gave up: the query used up its resource limit (--rlimit)"
-                        .to_string()
-                }
-                GaveUp::Timeout => {
-                    "the solver gave up: the query ran past its time limit (--timeout)".to_string()
-                }
-                GaveUp::Other(reason) => format!("the solver gave up ({reason})"),
-            });
-        }
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
         // Every path records its failure step (for stepping through the
         // tree); the error itself is reported once.
+        let (reported_kind, failed_at) = view.reported();
         let mut at_failure = s.clone();
-        let failed_at = diag.span.clone();
-        let what = format!("fails: {}", diag.message);
-        self.record(&mut at_failure, diag.span.clone(), what);
-        if !already && self.seen.insert((diag.kind, diag.span.clone())) {
+        let step = StepKind::Failed {
+            kind: reported_kind,
+            reason: view.reason.clone(),
+            obligation: view.obligation.is_some(),
+            resumes: lenient,
+        };
+        self.record(&mut at_failure, failed_at.clone(), step);
+        if !already && self.seen.insert((reported_kind, failed_at.clone())) {
             let counterexample = self.counterexample(s, &pc, refuted.as_ref());
             let inputs = self.replay_inputs(s, refuted.as_ref());
             self.failures.push(Failure {
-                diag,
+                found: Found::Path(Box::new(view)),
                 trace: at_failure.trace.clone(),
                 state: s.clone(),
                 counterexample,
@@ -513,14 +480,12 @@ impl<'z> Ctx<'z> {
 
     /// An invariant of the checker was broken; reported, never a panic.
     pub fn internal(&mut self, s: &State, span: Span, what: &str) {
-        let d = Diagnostic::new(
-            Kind::Type,
-            span.clone(),
-            format!("internal error: {what} (please report this)"),
-        );
-        if self.seen.insert((Kind::Type, span)) {
+        if self.seen.insert((Kind::Internal, span.clone())) {
             self.failures.push(Failure {
-                diag: d,
+                found: Found::Internal {
+                    span,
+                    what: what.to_string(),
+                },
                 trace: s.trace.clone(),
                 state: s.clone(),
                 counterexample: Vec::new(),
@@ -530,44 +495,15 @@ impl<'z> Ctx<'z> {
     }
 }
 
-fn obligation_message(kind: Kind) -> String {
-    match kind {
-        Kind::AssertFailed => "assertion might not hold",
-        Kind::PreconditionFailed => "precondition of this call might not hold",
-        Kind::PostconditionFailed => "postcondition might not hold",
-        Kind::InvariantNotEstablished => "loop invariant might not hold on entry",
-        Kind::InvariantNotPreserved => "loop invariant might not be preserved by the body",
-        Kind::JoinFailed => "join assertion might not hold on this path",
-        Kind::OpenFailed => "cannot open: the predicate instance is not held",
-        Kind::CloseFailed => "cannot close: the predicate body might not hold",
-        _ => "verification failed",
-    }
-    .to_string()
-}
-
-fn primary_label(kind: Kind) -> &'static str {
-    match kind {
-        Kind::PreconditionFailed => "the callee's precondition fails for this call",
-        Kind::OpenFailed => "predicate instance not held here",
-        Kind::CloseFailed => "predicate body does not hold here",
-        _ => "might not hold",
-    }
-}
-
 /// An obligation located at a statement or call, with a secondary place.
 pub fn obligation_at(
     kind: Kind,
     span: Span,
-    related: Option<(Span, &str)>,
+    related: Option<(Span, Related)>,
     caller: &State,
 ) -> Obligation {
     let mut ob = Obligation::at(kind, span);
     ob.outer_store = Some(caller.store.clone());
-    if let Some((s, m)) = related {
-        ob.related.push(crate::diag::Label {
-            span: s,
-            message: m.to_string(),
-        });
-    }
+    ob.related.extend(related);
     ob
 }

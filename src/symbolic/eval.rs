@@ -13,6 +13,7 @@ use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
 use super::term::Term;
 use crate::diag::Kind;
+use crate::record::failure::{ChunkName, Reason};
 use crate::syntax::ast::*;
 
 pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
@@ -92,8 +93,10 @@ fn eval_field(ctx: &mut Ctx, s: State, recv: &Expr, field: &str, e: &Expr, k: Te
                 _ => ctx.internal(&st, e.span.clone(), "field chunk expected"),
             },
             &|ctx, st| {
-                let what = ctx.text(&e.span);
-                let reason = format!("no permission to read `{what}`");
+                let reason = Reason::NoRead {
+                    access: ctx.text(&e.span),
+                    field: super::heap::short_name(field).to_string(),
+                };
                 if let Some(s) = ctx.fail(&st, Kind::PermissionMissing, e.span.clone(), reason) {
                     let v = ctx.fresh("unknown", ctx.prog.field_sort(field));
                     k(ctx, s, v)
@@ -153,7 +156,9 @@ fn binary(ctx: &mut Ctx, s: State, op: BinOp, a: Term, b: Term, e: &Expr, k: Ter
         BinOp::Div | BinOp::Mod => {
             let nonzero = Term::neq(b.clone(), Term::int(0));
             if !ctx.prove(&s, &nonzero, "is the divisor non-zero?") {
-                let reason = format!("the divisor of `{}` might be zero", ctx.text(&e.span));
+                let reason = Reason::DivisorMaybeZero {
+                    expr: ctx.text(&e.span),
+                };
                 let Some(s) = ctx.fail(&s, Kind::DivisionByZero, e.span.clone(), reason) else {
                     return;
                 };
@@ -319,7 +324,7 @@ pub fn eval_call_operands(ctx: &mut Ctx, s: State, call: &Call, check_null: bool
                     Receiver::Expr(e) => ctx.text(&e.span),
                     _ => "this".into(),
                 };
-                let reason = format!("the receiver `{what}` might be null");
+                let reason = Reason::ReceiverMaybeNull { receiver: what };
                 let Some(s) = ctx.fail(&s, Kind::ReceiverNull, call.span.clone(), reason) else {
                     return;
                 };
@@ -365,11 +370,10 @@ fn pure_call(ctx: &mut Ctx, s: State, call: &Call, unfold: bool, k: TermCont) {
         );
     };
     if ctx.consuming_pre.contains(&pure.fun) {
-        let reason = format!(
-            "the precondition of `{}` calls `{}` again: checking it would never finish",
-            ctx.consuming_pre.last().map_or("", |f| f.as_str()),
-            pure.fun
-        );
+        let reason = Reason::PreconditionRecursion {
+            outer: ctx.consuming_pre.last().cloned().unwrap_or_default(),
+            callee: pure.fun.clone(),
+        };
         ctx.fail(
             &outside_obligation(&s),
             Kind::Termination,
@@ -433,10 +437,10 @@ fn pure_call_result(
         && pure.decl.span.start >= start
         && after.heap.is_empty()
     {
-        let reason = format!(
-            "cannot show that this call terminates: `{}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap",
-            pure.fun
-        );
+        let reason = Reason::MayNotTerminate {
+            callee: pure.fun.clone(),
+            caller,
+        };
         if ctx
             .fail(
                 &outside_obligation(&after),
@@ -535,7 +539,10 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
             call.span.clone(),
             &|ctx, st, rest, snap| open_from(ctx, st, rest, snap),
             &|ctx, st, note| {
-                let reason = format!("no `{what}` in the heap");
+                let reason = Reason::NotHeld {
+                    chunk: what.clone(),
+                    of: ChunkName::Predicate(call.name.name.clone()),
+                };
                 let span = call.span.clone();
                 // Under an `assert` the path goes on, but without the body:
                 // nothing may be learned from an instance that is not held.

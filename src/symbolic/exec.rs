@@ -19,6 +19,8 @@ use super::program::{MethodInfo, collect_assigned, conjoin};
 use super::state::{Obligation, State};
 use super::term::{Sort, Term};
 use crate::diag::Kind;
+use crate::record::failure::{Reason, Related};
+use crate::record::step::{Arm, StepKind, StmtForm};
 use crate::syntax::ast::*;
 
 /// Executes statements in order. The continuation of one statement would be
@@ -54,8 +56,9 @@ pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
 fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
     let done = |ctx: &mut Ctx, s: State| {
         let mut s = s;
-        let what = ctx.text(&st.span);
-        ctx.record(&mut s, st.span.clone(), what);
+        let text = ctx.text(&st.span);
+        let form = StmtForm::of(&st.kind);
+        ctx.record(&mut s, st.span.clone(), StepKind::Statement { form, text });
         k(ctx, s)
     };
     match &st.kind {
@@ -90,9 +93,13 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         // Figure 8, row 6: if-then-else, each branch only where reachable.
         StmtKind::If { cond, then, els } => eval(ctx, s, cond, &|ctx, s, tc| {
             ctx.cases(&s, &tc, &|ctx, mut b, taken| {
-                let side = if taken { "then" } else { "else" };
-                let what = format!("if ({}): {side} branch", ctx.text(&cond.span));
-                ctx.record(&mut b, cond.span.clone(), what);
+                let arm = if taken { Arm::Then } else { Arm::Else };
+                let cond_text = ctx.text(&cond.span);
+                let step = StepKind::Branch {
+                    cond: cond_text,
+                    arm,
+                };
+                ctx.record(&mut b, cond.span.clone(), step);
                 if ctx.unroll.is_some() {
                     b.decisions.push_back((cond.span.start, taken));
                 }
@@ -129,8 +136,12 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         StmtKind::Return(value) => {
             let finish = |ctx: &mut Ctx, s: State| {
                 let mut s = s;
-                let what = ctx.text(&st.span);
-                ctx.record(&mut s, st.span.clone(), what);
+                let text = ctx.text(&st.span);
+                let step = StepKind::Statement {
+                    form: StmtForm::Return,
+                    text,
+                };
+                ctx.record(&mut s, st.span.clone(), step);
                 ret(ctx, s)
             };
             match value {
@@ -226,7 +237,10 @@ fn field_assign(ctx: &mut Ctx, s: State, target: &Expr, value: &Expr, k: Cont) {
                 target.span.clone(),
                 &write,
                 &|ctx, st| {
-                    let reason = format!("no permission to write `{}`", ctx.text(&target.span));
+                    let reason = Reason::NoWrite {
+                        access: ctx.text(&target.span),
+                        field: field.name.clone(),
+                    };
                     let span = target.span.clone();
                     if let Some(st) = ctx.fail(&st, Kind::PermissionMissing, span, reason) {
                         k(ctx, st)
@@ -351,7 +365,7 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
         let ob = obligation_at(
             Kind::CloseFailed,
             span.clone(),
-            Some((pred.decl.body.span.clone(), "the predicate body")),
+            Some((pred.decl.body.span.clone(), Related::PredicateBody)),
             &s,
         );
         consume(ctx, body, &pred.decl.body, Some(ob), &|ctx, after, snap| {
@@ -420,7 +434,9 @@ fn exec_while(
             ctx.record(
                 &mut s3,
                 cond.span.clone(),
-                format!("loop body (while {})", ctx.text(&cond.span)),
+                StepKind::LoopBody {
+                    cond: ctx.text(&cond.span),
+                },
             );
             let preserve = |ctx: &mut Ctx, end: State| {
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
@@ -447,7 +463,9 @@ fn exec_while(
                 ctx.record(
                     &mut out,
                     cond.span.clone(),
-                    format!("after the loop (while {})", ctx.text(&cond.span)),
+                    StepKind::LoopAfter {
+                        cond: ctx.text(&cond.span),
+                    },
                 );
                 k(ctx, out)
             })
@@ -482,8 +500,8 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     let snap = ctx.fresh_snap();
     produce(ctx, joined, snap, a, &|ctx, s1| {
         let mut s1 = s1;
-        let what = ctx.text(&span);
-        ctx.record(&mut s1, span.clone(), what);
+        let text = ctx.text(&span);
+        ctx.record(&mut s1, span.clone(), StepKind::Join { text });
         k(ctx, s1)
     })
 }

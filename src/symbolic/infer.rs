@@ -19,6 +19,8 @@ use super::produce::{produce, produce_body};
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::{Deferred, State};
 use super::term::Term;
+use crate::record::failure::CloseLack;
+use crate::record::step::{Inferred, StepKind};
 use crate::syntax::ast::*;
 
 /// How many inferred opens (or closes) may be nested in one another.
@@ -158,7 +160,10 @@ fn search(
         // The step shows the opened heap, whether or not the caller keeps it.
         let mut step = st.clone();
         step.heap = produced.heap.clone();
-        let what = format!("inferred: open `{shown}` for `{}`", ctx.text(&span));
+        let what = StepKind::Inferred(Inferred::Open {
+            instance: shown.clone(),
+            access: ctx.text(&span),
+        });
         ctx.record(&mut step, span.clone(), what);
         st.trace = step.trace;
         let h = produced.heap;
@@ -208,7 +213,7 @@ pub fn close_for(
     args: Vec<Term>,
     span: Span,
     k: Rest,
-    missing: &dyn Fn(&mut Ctx, State, Option<String>),
+    missing: &dyn Fn(&mut Ctx, State, Option<CloseLack>),
 ) {
     let (Some(recv), true) = (recv, ctx.infer && s.infer_depth < MAX_DEPTH) else {
         return missing(ctx, s, None);
@@ -219,7 +224,10 @@ pub fn close_for(
         &Term::neq(recv.clone(), Term::null()),
         "may the inferred close's receiver be null?",
     ) {
-        let note = format!("could not close `{what}`: its receiver might be null");
+        let note = CloseLack {
+            instance: what,
+            why: None,
+        };
         return missing(ctx, s, Some(note));
     }
     let failures = ctx.attempt(&s, &|ctx, t| {
@@ -246,14 +254,19 @@ pub fn close_for(
                     }
                     _ => s.obligation.clone(),
                 };
-                let step = format!("inferred: close `{what}`");
+                let step = StepKind::Inferred(Inferred::Close {
+                    instance: what.clone(),
+                });
                 ctx.record(&mut out, span.clone(), step);
                 k(ctx, out, rest, snap)
             },
         )
     });
     for f in failures {
-        let note = format!("could not close `{what}`: {}", f.reason);
+        let note = CloseLack {
+            instance: what.clone(),
+            why: Some(f.reason),
+        };
         missing(ctx, s.resume(&f.state), Some(note))
     }
 }
@@ -294,7 +307,9 @@ pub fn use_on_eval(
     });
     out.deferred.push_back(deferred);
     out.deferred_calls.insert(t.clone());
-    let what = format!("inferred: use `{}`", ctx.text(&call.span));
+    let what = StepKind::Inferred(Inferred::Use {
+        call: ctx.text(&call.span),
+    });
     ctx.record(&mut out, call.span.clone(), what);
     k(ctx, out, t)
 }

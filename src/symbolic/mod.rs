@@ -12,5 +12,7 @@ pub mod produce;
 pub mod program;
 pub mod route;
 pub mod state;
-pub mod term;
 pub mod validity;
+
+/// Terms live in `logic`, below the solver; the engine names them here.
+pub use crate::logic::term;

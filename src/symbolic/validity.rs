@@ -13,6 +13,7 @@ use super::program::{MethodInfo, PredInfo, PureInfo, sort_of};
 use super::state::{Obligation, State};
 use super::term::{Sort, Term};
 use crate::diag::Kind;
+use crate::record::StepKind;
 use crate::syntax::ast::{Param, Span};
 
 /// Γ = [this ↦ fresh, x1 ↦ fresh, …] and Σ = {this ≠ null}.
@@ -27,7 +28,7 @@ pub(crate) fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], spa
         let t = ctx.fresh(&p.name.name, sort_of(&p.ty.kind));
         s.store.insert(p.name.name.as_str().into(), t);
     }
-    ctx.record(&mut s, span, "method entry");
+    ctx.record(&mut s, span, StepKind::MethodEntry);
     s
 }
 
@@ -72,7 +73,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     produce(ctx, s0.clone(), snap, &m.pre, &|ctx, s1| {
         let mut s2 = s1;
         s2.old = s2.heap.clone();
-        ctx.record(&mut s2, m.pre.span.clone(), "precondition produced");
+        ctx.record(&mut s2, m.pre.span.clone(), StepKind::PreconditionProduced);
         starts.borrow_mut().push(s2);
     });
     let starts = starts.into_inner();

@@ -4,7 +4,7 @@
 //! `Field::class`, `Call::target == None`); the checker resolves them in
 //! place, so the symbolic engine only ever sees resolved trees.
 
-pub type Span = std::ops::Range<usize>;
+pub use crate::diag::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ident {

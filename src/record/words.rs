@@ -1,0 +1,289 @@
+//! The wording of the record: every sentence a step or a failure is shown
+//! with, and the layout of a failure as a diagnostic (primary place,
+//! labels, related places, notes). Text, JSON, `--trace`, the debugger and
+//! the language server all word the record through here, so rewording a
+//! message changes it everywhere at once and breaks no consumer (none of
+//! them reads these sentences back).
+
+use std::fmt;
+
+use crate::diag::{Diagnostic, Kind};
+use crate::solver::GaveUp;
+
+use super::failure::{CloseLack, FailureView, Reason, Related};
+use super::step::{Arm, Inferred, StepKind};
+
+impl fmt::Display for StepKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepKind::MethodEntry => f.write_str("method entry"),
+            StepKind::PreconditionProduced => f.write_str("precondition produced"),
+            StepKind::Statement { text, .. } | StepKind::Join { text } => f.write_str(text),
+            StepKind::Branch { cond, arm } => {
+                let side = match arm {
+                    Arm::Then => "then",
+                    Arm::Else => "else",
+                };
+                write!(f, "if ({cond}): {side} branch")
+            }
+            StepKind::LoopBody { cond } => write!(f, "loop body (while {cond})"),
+            StepKind::LoopAfter { cond } => write!(f, "after the loop (while {cond})"),
+            StepKind::Inferred(Inferred::Open { instance, access }) => {
+                write!(f, "inferred: open `{instance}` for `{access}`")
+            }
+            StepKind::Inferred(Inferred::Close { instance }) => {
+                write!(f, "inferred: close `{instance}`")
+            }
+            StepKind::Inferred(Inferred::Use { call }) => write!(f, "inferred: use `{call}`"),
+            StepKind::Failed {
+                kind,
+                reason,
+                obligation,
+                ..
+            } => {
+                f.write_str("fails: ")?;
+                if *obligation {
+                    f.write_str(obligation_message(*kind))
+                } else {
+                    write!(f, "{reason}")
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NoRead { access, .. } => write!(f, "no permission to read `{access}`"),
+            Reason::NoWrite { access, .. } => write!(f, "no permission to write `{access}`"),
+            Reason::NotHeld { chunk, .. } => write!(f, "no `{chunk}` in the heap"),
+            Reason::MightNotHold { fact } => write!(f, "`{fact}` might not hold"),
+            Reason::MightHaveChanged { part } => write!(f, "`{part}` might have changed"),
+            Reason::DivisorMaybeZero { expr } => write!(f, "the divisor of `{expr}` might be zero"),
+            Reason::ReceiverMaybeNull { receiver } => {
+                write!(f, "the receiver `{receiver}` might be null")
+            }
+            Reason::PreconditionRecursion { outer, callee } => write!(
+                f,
+                "the precondition of `{outer}` calls `{callee}` again: checking it would never finish"
+            ),
+            Reason::MayNotTerminate { callee, caller } => write!(
+                f,
+                "cannot show that this call terminates: `{callee}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for CloseLack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "could not close `{}`: ", self.instance)?;
+        match &self.why {
+            None => f.write_str("its receiver might be null"),
+            Some(reason) => write!(f, "{reason}"),
+        }
+    }
+}
+
+/// How a front end names the solver's limits (the command line's flags,
+/// an editor's settings), for the note on a proof the solver gave up on.
+/// Unnamed limits are not mentioned.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LimitNames {
+    pub rlimit: Option<String>,
+    pub timeout: Option<String>,
+}
+
+fn gave_up_note(why: &GaveUp, names: &LimitNames) -> String {
+    let named = |what: &str, name: &Option<String>| match name {
+        Some(n) => format!("the solver gave up: {what} ({n})"),
+        None => format!("the solver gave up: {what}"),
+    };
+    match why {
+        GaveUp::ResourceLimit => named("the query used up its resource limit", &names.rlimit),
+        GaveUp::Timeout => named("the query ran past its time limit", &names.timeout),
+        GaveUp::Other(reason) => format!("the solver gave up ({reason})"),
+    }
+}
+
+/// The headline of a failure that broke an obligation of this kind.
+pub fn obligation_message(kind: Kind) -> &'static str {
+    match kind {
+        Kind::AssertFailed => "assertion might not hold",
+        Kind::PreconditionFailed => "precondition of this call might not hold",
+        Kind::PostconditionFailed => "postcondition might not hold",
+        Kind::InvariantNotEstablished => "loop invariant might not hold on entry",
+        Kind::InvariantNotPreserved => "loop invariant might not be preserved by the body",
+        Kind::JoinFailed => "join assertion might not hold on this path",
+        Kind::OpenFailed => "cannot open: the predicate instance is not held",
+        Kind::CloseFailed => "cannot close: the predicate body might not hold",
+        Kind::Parse
+        | Kind::Type
+        | Kind::Internal
+        | Kind::PermissionMissing
+        | Kind::ReceiverNull
+        | Kind::DivisionByZero
+        | Kind::Termination => "verification failed",
+    }
+}
+
+fn primary_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::PreconditionFailed => "the callee's precondition fails for this call",
+        Kind::OpenFailed => "predicate instance not held here",
+        Kind::CloseFailed => "predicate body does not hold here",
+        _ => "might not hold",
+    }
+}
+
+fn related_label(r: Related) -> &'static str {
+    match r {
+        Related::PredicateBody => "the predicate body",
+    }
+}
+
+/// Where the path stood when an obligation of this kind was checked.
+fn path_end_label(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::PostconditionFailed => Some("when the method returns here"),
+        Kind::InvariantNotPreserved => Some("at the end of the loop body after this"),
+        Kind::InvariantNotEstablished => Some("on entry to the loop after this"),
+        Kind::JoinFailed => Some("on the path reaching the join after this"),
+        _ => None,
+    }
+}
+
+/// A failure laid out as a diagnostic (LANGUAGE.md section 6): without an
+/// obligation, at the failure with its reason; with one, at the
+/// obligation's place with its headline, the failing conjunct and the
+/// reason as related places or notes.
+pub fn diagnostic(f: &FailureView, names: &LimitNames) -> Diagnostic {
+    let reason = f.reason.to_string();
+    let span = &f.span;
+    let mut diag = match &f.obligation {
+        None => Diagnostic::new(f.kind, span.clone(), reason.clone()).with_label(reason.clone()),
+        Some(ob) => {
+            let (_, at) = f.reported();
+            let mut d = Diagnostic::new(ob.kind, at.clone(), obligation_message(ob.kind))
+                .with_label(primary_label(ob.kind));
+            let mut reason_shown = false;
+            if ob.at.is_some()
+                && let Some(c) = &ob.conjunct
+                && *c != at
+            {
+                reason_shown = c == span;
+                let label = if reason_shown {
+                    reason.clone()
+                } else {
+                    "this part does not hold".to_string()
+                };
+                d = d.with_related(c.clone(), label);
+            }
+            for (place, what) in &ob.related {
+                d = d.with_related(place.clone(), related_label(*what));
+            }
+            if at.start <= span.start && span.end <= at.end {
+                d.label = reason.clone();
+            } else if !reason_shown {
+                d = d.with_related(span.clone(), reason.clone());
+            }
+            if let (Some(label), Some(last)) = (path_end_label(ob.kind), &f.path_end)
+                && *last != at
+            {
+                d = d.with_related(last.clone(), label);
+            }
+            d.with_note(reason)
+        }
+    };
+    if let Some(lack) = &f.close_lack {
+        diag = diag.with_note(lack.to_string());
+    }
+    if let Some(why) = &f.gave_up {
+        diag = diag.with_note(gave_up_note(why, names));
+    }
+    diag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::failure::{ChunkName, ObligationView};
+
+    fn view(gave_up: Option<GaveUp>) -> FailureView {
+        FailureView {
+            kind: Kind::AssertFailed,
+            span: 10..15,
+            reason: Reason::MightNotHold {
+                fact: "x > 0".into(),
+            },
+            obligation: None,
+            path_end: None,
+            close_lack: None,
+            gave_up,
+        }
+    }
+
+    #[test]
+    fn limits_are_named_by_the_front_end() {
+        let flags = LimitNames {
+            rlimit: Some("--rlimit".into()),
+            timeout: Some("--timeout".into()),
+        };
+        let d = diagnostic(&view(Some(GaveUp::Timeout)), &flags);
+        assert_eq!(
+            d.notes,
+            ["the solver gave up: the query ran past its time limit (--timeout)"]
+        );
+        let d = diagnostic(&view(Some(GaveUp::ResourceLimit)), &LimitNames::default());
+        assert_eq!(
+            d.notes,
+            ["the solver gave up: the query used up its resource limit"]
+        );
+    }
+
+    #[test]
+    fn an_obligation_names_the_failure_and_keeps_its_reason() {
+        let plain = diagnostic(&view(None), &LimitNames::default());
+        assert_eq!(
+            (plain.kind, plain.span.clone(), plain.message.as_str()),
+            (Kind::AssertFailed, 10..15, "`x > 0` might not hold")
+        );
+        let mut v = view(None);
+        v.obligation = Some(ObligationView {
+            kind: Kind::PreconditionFailed,
+            at: Some(0..20),
+            conjunct: None,
+            related: Vec::new(),
+        });
+        let d = diagnostic(&v, &LimitNames::default());
+        assert_eq!(v.reported(), (Kind::PreconditionFailed, 0..20));
+        assert_eq!(d.message, "precondition of this call might not hold");
+        assert_eq!(d.label, "`x > 0` might not hold");
+        assert_eq!(d.notes, ["`x > 0` might not hold"]);
+        let step = StepKind::Failed {
+            kind: Kind::PreconditionFailed,
+            reason: v.reason.clone(),
+            obligation: true,
+            resumes: false,
+        };
+        assert_eq!(
+            step.to_string(),
+            "fails: precondition of this call might not hold"
+        );
+    }
+
+    #[test]
+    fn missing_chunks_are_read_from_the_reason() {
+        let read = Reason::NoRead {
+            access: "c.x".into(),
+            field: "x".into(),
+        };
+        assert_eq!(
+            read.missing_chunk(),
+            Some((ChunkName::Field("x".into()), "c.x"))
+        );
+        assert_eq!(read.to_string(), "no permission to read `c.x`");
+        assert_eq!(view(None).reason.missing_chunk(), None);
+    }
+}
