@@ -213,6 +213,7 @@ assert.failed: assertion might not hold
   `y > 1` might not hold
   on this path: line 4: if (x > 0): then branch
   counterexample: x = 1, y = 1
+  help: nothing on this path implies `y > 1`: the precondition (or a callee's postcondition) must say what it needs
 the path splits after [3] line 3: int y = 0;
 * 1: line 4: if (x > 0): then branch [pc + (0 < x@)] — fails at line 10
   2: line 4: if (x > 0): else branch [pc + !(0 < x@)] — fails at line 10
@@ -267,23 +268,29 @@ breakpoint at line 9
   10 |     assert y > 1;
      |            ^^^^^
 the path goes on past the failed assertion, assuming it
+no failure ahead on this path; the next one is on another branch
+[7] line 10: fails: assertion might not hold
+  10 |     assert y > 1;
+     |            ^^^^^
+the path goes on past the failed assertion, assuming it
 [7] line 10: assert y > 1;
   10 |     assert y > 1;
      |     ^^^^^^^^^^^^^
 end of this path
-end of the path: no step after [7] line 10: assert y > 1;
 [1] line 2: method entry
    2 |   static void pick(int x) {
      |               ^^^^
 deleted the breakpoint at line 9
 error: no breakpoint at line 9
-[5] line 5: y = x;
-   5 |       y = x;
-     |       ^^^^^^
 [7] line 10: fails: assertion might not hold
   10 |     assert y > 1;
      |            ^^^^^
 the path goes on past the failed assertion, assuming it
+line 7 is not reached on this path
+[7] line 10: assert y > 1;
+  10 |     assert y > 1;
+     |     ^^^^^^^^^^^^^
+end of this path
 ",
     );
 }
@@ -410,7 +417,74 @@ error: usage: branch N (`0` is not a branch number (a positive number))
 the path does not split
 error: `where` takes no argument
 no failure at this step (`continue` goes to the next one)
-the execution tree does not record the old heap (the pre-state of `old(...)`); `path` and `back` show the heaps of earlier steps
+no old heap yet: `old(...)` reads the heap as the precondition leaves it, [2] line 3: precondition produced
+",
+    );
+}
+
+const JOIN: &str = "\
+class J {
+  int f;
+  void j(int x)
+    requires acc(f) && f > 0;
+    ensures acc(f) && f > old(f);
+  {
+    int n = 0;
+    if (x > 0) { n = 1; }
+    join acc(f) && f > 0 && n >= 0;
+    f = f + n;
+  }
+  static void k() { }
+}
+";
+
+/// `old` shows the pre-state's heap; a path that reaches a `join` after
+/// the first goes on in the merged state; `continue` finds the next
+/// failure on another branch; `member` lists and switches members.
+#[test]
+fn old_join_continue_elsewhere_and_member() {
+    let script = "where\nold\nbranches\nbranch 2\nstep\nstep\nstep\ncontinue\nmember\nmember k\nmember nope\n";
+    let o = debug("join.sift", JOIN, &[], script);
+    same(
+        &o,
+        "\
+debugging J.j in join.sift: 1 error; 10 steps in the execution tree
+stopped at the first failure
+[8] line 5: fails: postcondition might not hold
+   5 |     ensures acc(f) && f > old(f);
+     |                       ^^^^^^^^^^
+[8] line 5: fails: postcondition might not hold
+   5 |     ensures acc(f) && f > old(f);
+     |                       ^^^^^^^^^^
+old heap (1 chunk; as the precondition left it, [2] line 4: precondition produced):
+  this@.f ↦ toInt(s@)
+the path splits after [3] line 7: int n = 0;
+* 1: line 8: if (x > 0): then branch [pc + (0 < x@)] — fails at line 5
+  2: line 8: if (x > 0): else branch [pc + !(0 < x@)]
+[4] line 8: if (x > 0): else branch (branch 2 of 2)
+   8 |     if (x > 0) { n = 1; }
+     |         ^^^^^
+[5] line 9: join acc(f) && f > 0 && n >= 0;
+   9 |     join acc(f) && f > 0 && n >= 0;
+     |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+the paths merge at this `join`: `step` goes on from the merged state, [6] line 9: join acc(f) && f > 0 && n >= 0;
+[6] line 9: join acc(f) && f > 0 && n >= 0;
+   9 |     join acc(f) && f > 0 && n >= 0;
+     |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[7] line 10: f = f + n;
+  10 |     f = f + n;
+     |     ^^^^^^^^^^
+[8] line 5: fails: postcondition might not hold
+   5 |     ensures acc(f) && f > old(f);
+     |                       ^^^^^^^^^^
+* J.j: 1 error
+  J.k: verified
+debugging J.k in join.sift: verified; 2 steps in the execution tree
+stopped at the start
+[1] line 12: method entry
+  12 |   static void k() { }
+     |               ^
+error: `nope` is not a member of `join.sift`; its members: J.j, J.k
 ",
     );
 }
@@ -420,7 +494,8 @@ fn help_lists_every_command() {
     let o = debug("straight.sift", STRAIGHT, &[], "help\n");
     for cmd in [
         "step", "back", "continue", "run-to", "break", "delete", "branches", "branch N", "where",
-        "list", "path", "heap", "store", "pc", "diff", "why", "save", "restore", "assume", "quit",
+        "list", "path", "heap", "store", "pc", "old", "diff", "why", "save", "restore", "assume",
+        "member", "quit",
     ] {
         assert!(
             o.stdout.contains(&format!("\n  {cmd}")),
@@ -493,6 +568,7 @@ permission.missing: no permission to write `a.f`
   `a.f` is missing: at the failure the heap was empty
   `a@.f ↦ 1` left the heap at line 7: consumed by `leak(a);`
   counterexample: a = object#1
+  help: `leak(a)` took `acc(a.f)`: give it back in the callee's `ensures`
 [4] line 7: leak(a);
    7 |     leak(a);
      |     ^^^^^^^^
@@ -542,4 +618,8 @@ fn reports_explain_failures() {
         ])
     );
     assert_eq!(e["counterexample"], serde_json::json!({"x": "1", "y": "1"}));
+    assert_eq!(
+        e["help"],
+        "nothing on this path implies `y > 1`: the precondition (or a callee's postcondition) must say what it needs"
+    );
 }

@@ -190,6 +190,11 @@ impl<'z> Ctx<'z> {
         saved
     }
 
+    /// Whether a loop body is being verified (its condition included).
+    pub fn in_loop_body(&self) -> bool {
+        self.loop_depth > 0
+    }
+
     pub fn leave_unit(&mut self, saved: (u32, State)) {
         self.loop_depth -= 1;
         self.unit = saved.0;
@@ -352,6 +357,7 @@ impl<'z> Ctx<'z> {
             path_end: s.trace.last().map(|step| step.span.clone()),
             close_lack,
             gave_up,
+            hint: None,
         };
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
@@ -367,6 +373,8 @@ impl<'z> Ctx<'z> {
         };
         self.record(&mut at_failure, failed_at.clone(), step);
         if !already && self.seen.insert((reported_kind, failed_at.clone())) {
+            let mut view = view;
+            view.hint = super::hint::hint(self, s, &view);
             let counterexample = self.counterexample(s, &pc, refuted.as_ref());
             let inputs = self.replay_inputs(s, refuted.as_ref());
             self.failures.push(Failure {

@@ -6,6 +6,7 @@ pub mod ctx;
 pub mod eval;
 pub mod exec;
 pub mod heap;
+pub mod hint;
 pub mod infer;
 pub mod paths;
 pub mod produce;
