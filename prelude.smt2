@@ -27,7 +27,7 @@
 ; Surjective pairing: every snapshot is the combination of its two halves.
 ; Opening an instance splits its snapshot s into first(s) and second(s);
 ; closing it again unchanged combines them, and this law makes the result s
-; itself, so pure methods over the instance keep their values (LANGUAGE.md
+; itself, so pure methods over the instance keep their values (docs/language.md
 ; section 4). Consistent: with the laws below Snap is in bijection with Int
 ; (fromInt, toInt), so it is countably infinite and a bijection between
 ; Snap and Snap x Snap exists (Cantor's pairing); combine is that bijection,

@@ -62,7 +62,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diag::{Diagnostic, Kind, Label};
-use crate::record::{Reason, Replay, ReplayStatus, StepKind};
+use crate::record::{ChunkView, Reason, Replay, ReplayStatus, StepKind};
 use crate::syntax::ast::Span;
 use crate::verify::{ErrorReport, Member, MemberKind, MemberReport, Options, TraceStep, TreeNode};
 
@@ -271,7 +271,7 @@ struct StoredError {
 struct StoredStep {
     at: At,
     kind: StepKind,
-    heap: Vec<String>,
+    heap: Vec<ChunkView>,
     store: Vec<(String, String)>,
     pc: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

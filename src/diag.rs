@@ -3,7 +3,7 @@
 /// A byte range of the source: where a piece of syntax or an error is.
 pub type Span = std::ops::Range<usize>;
 
-/// The error kinds of LANGUAGE.md section 6.
+/// The error kinds of docs/language.md section 8.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -87,7 +87,7 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub kind: Kind,
-    /// The primary location (LANGUAGE.md section 6).
+    /// The primary location (docs/language.md section 8).
     pub span: Span,
     /// One short sentence, lower case, no final period (rustc style).
     pub message: String,

@@ -15,6 +15,7 @@ pub mod progress;
 pub mod record;
 pub mod report;
 pub mod solver;
+pub mod stack;
 pub mod symbolic;
 pub mod syntax;
 pub mod verify;

@@ -1,7 +1,7 @@
 //! The `sift` command line: a thin front end over `sift::verify_source`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -18,7 +18,7 @@ use sift::verify::{FileReport, Hooks, Options, Stage};
     name = "sift",
     version,
     about = "Sift verifies Java-like programs annotated with implicit dynamic frames contracts, by symbolic execution with Z3.",
-    after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage."
+    after_help = "Exit status: 0 every method verified; 1 verification errors; 2 parse or type errors, unreadable files or bad usage.\n\nThe language and the verifier's contract: docs/language.md in the source repository."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,14 +35,14 @@ enum Command {
         /// The files to verify.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Print one JSON document (LANGUAGE.md section 7) instead of text.
+        /// Print one JSON document (docs/language.md section 10) instead of text.
         #[arg(long)]
         json: bool,
         /// Wall-clock backstop: give up on a single solver query after this
         /// many seconds even if --rlimit is not reached (a query that times
         /// out counts as failed, never as proved).
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-        timeout: f64,
+        #[arg(long = "timeout", value_name = "SECONDS", default_value = "10", value_parser = timeout_ms)]
+        timeout_ms: u32,
         /// Give up on a single solver query after this many Z3 resource
         /// units: unlike --timeout, the same on every machine and under any
         /// load (a query that reaches it counts as failed, never as proved).
@@ -123,8 +123,8 @@ enum Command {
         #[command(flatten)]
         budget: Budget,
         /// Give up on a single solver query after this many seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-        timeout: f64,
+        #[arg(long = "timeout", value_name = "SECONDS", default_value = "5", value_parser = timeout_ms)]
+        timeout_ms: u32,
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
@@ -143,8 +143,8 @@ enum Command {
         #[arg(long, value_name = "C.m")]
         method: Option<String>,
         /// Give up on a single solver query after this many seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-        timeout: f64,
+        #[arg(long = "timeout", value_name = "SECONDS", default_value = "10", value_parser = timeout_ms)]
+        timeout_ms: u32,
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
@@ -183,7 +183,7 @@ fn main() -> ExitCode {
         Command::Verify {
             files,
             json: as_json,
-            timeout,
+            timeout_ms,
             rlimit,
             smt_log,
             trace,
@@ -192,12 +192,8 @@ fn main() -> ExitCode {
             cache,
             partition,
         } => {
-            if !(timeout.is_finite() && timeout > 0.0) {
-                eprintln!("error: --timeout must be a positive number of seconds");
-                return ExitCode::from(2);
-            }
             let opts = Options {
-                timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+                timeout_ms,
                 rlimit,
                 jobs,
                 smt_log: smt_log.is_some(),
@@ -220,64 +216,55 @@ fn main() -> ExitCode {
         Command::Debug {
             file,
             method,
-            timeout,
+            timeout_ms,
             no_infer,
-        } => sift::debug::run(&file, method.as_deref(), timeout, !no_infer),
+        } => match read_program(&file) {
+            Ok((shown, src)) => {
+                sift::debug::run(&shown, &src, method.as_deref(), timeout_ms, !no_infer)
+            }
+            Err(code) => code,
+        },
         Command::Run {
             file,
             method,
             args,
             budget,
             no_infer,
-        } => {
-            let shown = file.display().to_string();
-            match input::read_program(&file) {
-                Ok(src) => ExitCode::from(sift::concrete::cli::run_command(
-                    &shown,
-                    &src,
-                    &method,
-                    &args,
-                    budget.limits(),
-                    !no_infer,
-                )),
-                Err(msg) => {
-                    eprintln!("error: {msg}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        } => match read_program(&file) {
+            Ok((shown, src)) => ExitCode::from(sift::concrete::cli::run_command(
+                &shown,
+                &src,
+                &method,
+                &args,
+                budget.limits(),
+                !no_infer,
+            )),
+            Err(code) => code,
+        },
         Command::Test {
             file,
             method,
             unroll,
             json,
             budget,
-            timeout,
+            timeout_ms,
             no_infer,
         } => {
-            if !(timeout.is_finite() && timeout > 0.0) {
-                eprintln!("error: --timeout must be a positive number of seconds");
-                return ExitCode::from(2);
-            }
             let opts = sift::concrete::testing::TestOptions {
                 unroll,
                 limits: budget.limits(),
                 infer: !no_infer,
-                timeout_ms: (timeout * 1000.0).min(u32::MAX as f64) as u32,
+                timeout_ms,
             };
-            let shown = file.display().to_string();
-            match input::read_program(&file) {
-                Ok(src) => ExitCode::from(sift::concrete::testing::test_command(
+            match read_program(&file) {
+                Ok((shown, src)) => ExitCode::from(sift::concrete::testing::test_command(
                     &shown,
                     &src,
                     method.as_deref(),
                     json,
                     opts,
                 )),
-                Err(msg) => {
-                    eprintln!("error: {msg}");
-                    ExitCode::from(2)
-                }
+                Err(code) => code,
             }
         }
         Command::Lsp => match sift::lsp::run() {
@@ -287,6 +274,28 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+    }
+}
+
+/// `--timeout SECONDS` in milliseconds: a positive number of seconds.
+fn timeout_ms(arg: &str) -> Result<u32, String> {
+    match arg.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 => {
+            Ok((secs * 1000.0).min(u32::MAX as f64) as u32)
+        }
+        _ => Err("must be a positive number of seconds".to_string()),
+    }
+}
+
+/// The file as shown in messages and its program text, or exit status 2
+/// after saying why it cannot be read.
+fn read_program(file: &Path) -> Result<(String, String), ExitCode> {
+    match input::read_program(file) {
+        Ok(src) => Ok((file.display().to_string(), src)),
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            Err(ExitCode::from(2))
+        }
     }
 }
 

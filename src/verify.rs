@@ -16,8 +16,12 @@ use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
 use crate::record::words::{self, LimitNames};
+use crate::record::{ChunkName, ChunkView};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
+use crate::stack::with_big_stack;
+use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
 use crate::symbolic::ctx::{Ctx, Failure, Found};
+use crate::symbolic::heap::{Chunk, short_name};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
@@ -27,9 +31,6 @@ use crate::syntax::ast::Span;
 pub use crate::record::{
     ErrorReport, FileReport, MemberKind, MemberReport, Stage, TraceStep, TreeNode,
 };
-
-/// Stack for verifier threads; untouched pages cost nothing.
-const STACK_BYTES: usize = 1 << 30;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -44,7 +45,7 @@ pub struct Options {
     /// Keep every step of every path (`MemberReport::tree`), for stepping
     /// through the execution and for hovers; errors always keep their path.
     pub keep_steps: bool,
-    /// Infer the ghost statements left out (LANGUAGE.md section 4b).
+    /// Infer the ghost statements left out (docs/language.md section 6).
     pub infer: bool,
     /// How the front end names the solver's limits, for the note on a
     /// proof the solver gave up on (the core names no flag or setting).
@@ -119,9 +120,8 @@ pub fn checked_program(
     path: &str,
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
-    let src = source.to_string();
-    let front = on_big_stack(move || {
-        let mut program = crate::syntax::parse_all(&src)?;
+    let front = on_thread("sift-front", VERIFIER_STACK, || {
+        let mut program = crate::syntax::parse_all(source)?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             Ok(program)
@@ -147,8 +147,9 @@ pub fn checked_program(
             report.errors = errors.into_iter().map(plain_error).collect();
             Err(report)
         }
-        Err(msg) => {
+        Err(payload) => {
             report.stage = Stage::Check;
+            let msg = format!("internal error: {}", panic_message(&*payload));
             report
                 .errors
                 .push(plain_error(Diagnostic::new(Kind::Internal, 0..0, msg)));
@@ -186,48 +187,6 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
     }
 }
 
-/// Runs `f` on a thread with a large stack; a panic becomes an error message.
-fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(f)
-        .map_err(|e| format!("cannot start a verifier thread: {e}"))?;
-    handle
-        .join()
-        .map_err(|p| format!("internal error: {}", panic_message(&p)))
-}
-
-/// Runs `f` on a thread with a large stack and returns its result; on the
-/// caller's stack if no thread can be started. A panic goes on in the caller.
-pub(crate) fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    let mut f = Some(f);
-    let mut out = None;
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(s, || f.take().map(|f| f()));
-        if let Ok(handle) = spawned {
-            match handle.join() {
-                Ok(v) => out = v,
-                Err(p) => std::panic::resume_unwind(p),
-            }
-        }
-    });
-    match (out, f) {
-        (Some(v), _) => v,
-        (None, Some(f)) => f(),
-        // `f` was taken by the thread, which returned its value.
-        (None, None) => unreachable!("the thread ran `f` and returned its value"),
-    }
-}
-
-fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".to_string())
-}
-
 #[derive(Clone)]
 pub(crate) struct Member {
     pub name: String,
@@ -240,41 +199,27 @@ pub(crate) struct Member {
 }
 
 pub(crate) fn members(info: &ProgramInfo) -> Vec<Member> {
+    use crate::syntax::ast::MemberDecl;
     let mut out = Vec::new();
     for class in &info.program.classes {
         let c = &class.name.name;
-        for m in &class.methods {
+        for decl in class.members() {
+            let (kind, body) = match decl {
+                MemberDecl::Method(m) if m.is_constructor => {
+                    (MemberKind::Constructor, Some(m.body.span.clone()))
+                }
+                MemberDecl::Method(m) => (MemberKind::Method, Some(m.body.span.clone())),
+                MemberDecl::Pure(_) => (MemberKind::Pure, None),
+                MemberDecl::Predicate(_) => (MemberKind::Predicate, None),
+            };
+            let name = &decl.name().name;
             out.push(Member {
-                name: format!("{c}.{}", m.name.name),
-                kind: if m.is_constructor {
-                    MemberKind::Constructor
-                } else {
-                    MemberKind::Method
-                },
-                span: m.span.clone(),
-                body: Some(m.body.span.clone()),
+                name: format!("{c}.{name}"),
+                kind,
+                span: decl.span().clone(),
+                body,
                 class: c.clone(),
-                member: m.name.name.clone(),
-            });
-        }
-        for p in &class.pures {
-            out.push(Member {
-                name: format!("{c}.{}", p.name.name),
-                kind: MemberKind::Pure,
-                span: p.span.clone(),
-                body: None,
-                class: c.clone(),
-                member: p.name.name.clone(),
-            });
-        }
-        for q in &class.predicates {
-            out.push(Member {
-                name: format!("{c}.{}", q.name.name),
-                kind: MemberKind::Predicate,
-                span: q.span.clone(),
-                body: None,
-                class: c.clone(),
-                member: q.name.name.clone(),
+                member: name.clone(),
             });
         }
     }
@@ -347,14 +292,7 @@ fn splits_paths(info: &ProgramInfo, m: &Member, opts: &Options) -> bool {
 
 fn has_join(stmts: &[crate::syntax::ast::Stmt]) -> bool {
     use crate::syntax::ast::StmtKind;
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Join(_) => true,
-        StmtKind::If { then, els, .. } => {
-            has_join(&then.stmts) || els.as_ref().is_some_and(|b| has_join(&b.stmts))
-        }
-        StmtKind::While { body, .. } => has_join(&body.stmts),
-        _ => false,
-    })
+    crate::syntax::walk::statements(stmts).any(|s| matches!(s.kind, StmtKind::Join(_)))
 }
 
 /// Verifies every member of a checked program; reports in source order.
@@ -476,7 +414,7 @@ fn run_members(
             cancel.clone(),
         );
         let spawned = std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
+            .stack_size(VERIFIER_STACK)
             .spawn(move || {
                 while let Some(task) = queue.next() {
                     let m = &members[task.member];
@@ -666,7 +604,7 @@ fn verify_member(
             .collect();
         let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled();
         if let Err(p) = run {
-            errors.push(internal_error(m, &panic_message(&p)));
+            errors.push(internal_error(m, &panic_message(&*p)));
         }
         if cancelled() {
             errors.push(internal_error(m, CANCELLED));
@@ -715,7 +653,7 @@ fn render_step(step: &Step) -> TraceStep {
     TraceStep {
         span: step.span.clone(),
         kind: step.kind.clone(),
-        heap: step.heap.iter().map(|(_, c)| c.to_string()).collect(),
+        heap: step.heap.iter().map(|(_, c)| chunk_view(c)).collect(),
         store: step
             .store
             .iter()
@@ -723,6 +661,17 @@ fn render_step(step: &Step) -> TraceStep {
             .collect(),
         pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
         elided: false,
+    }
+}
+
+fn chunk_view(c: &Chunk) -> ChunkView {
+    let of = match c {
+        Chunk::Field { field, .. } => ChunkName::Field(short_name(field).to_string()),
+        Chunk::Pred { pred, .. } => ChunkName::Predicate(short_name(pred).to_string()),
+    };
+    ChunkView {
+        of,
+        text: c.to_string(),
     }
 }
 

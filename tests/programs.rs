@@ -1,6 +1,6 @@
 //! Runs every annotated program under `tests/programs/` and every example
 //! under `examples/`, comparing the reported (kind, line) pairs with the
-//! `//~ KIND` annotations exactly (LANGUAGE.md section 8). Examples carry no
+//! `//~ KIND` annotations exactly (docs/language.md section 11). Examples carry no
 //! annotations: they must verify.
 
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ fn expected(source: &str) -> Result<BTreeMap<(String, usize), usize>, String> {
     Ok(out)
 }
 
-/// The inference modes a file is checked in (LANGUAGE.md section 4b): both,
+/// The inference modes a file is checked in (docs/language.md section 6): both,
 /// unless a line `// sift-test: infer` or `// sift-test: no-infer` says that
 /// its annotations hold in that mode only.
 fn modes(source: &str) -> Vec<bool> {

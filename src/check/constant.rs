@@ -1,4 +1,4 @@
-//! Constant expressions, for Java's reachability rules (LANGUAGE.md
+//! Constant expressions, for Java's reachability rules (docs/language.md
 //! section 3): a `while` whose condition is a constant expression with value
 //! `true` cannot complete normally.
 //!

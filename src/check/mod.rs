@@ -36,22 +36,8 @@ const CHECKER_STACK: usize = 64 << 20;
 /// resolves names, fields and calls in place (see `syntax::ast`). Runs on a
 /// thread of its own with a large stack.
 pub fn check(program: &mut Program) -> Vec<Diagnostic> {
-    let program = std::sync::Mutex::new(program);
-    let run = || match program.lock() {
-        Ok(mut p) => check_here(&mut p),
-        Err(_) => vec![internal()],
-    };
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new()
-            .name("sift-checker".to_string())
-            .stack_size(CHECKER_STACK)
-            .spawn_scoped(s, run);
-        match spawned {
-            Ok(handle) => handle.join().unwrap_or_else(|_| vec![internal()]),
-            // No thread to be had: check here, with the caller's stack.
-            Err(_) => run(),
-        }
-    })
+    crate::stack::on_thread("sift-checker", CHECKER_STACK, || check_here(program))
+        .unwrap_or_else(|_| vec![internal()])
 }
 
 /// Reported if the checker itself fails, so that no unchecked tree goes on.

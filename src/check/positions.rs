@@ -1,5 +1,5 @@
 //! Where assertion forms (`acc`, predicate instances, `untouched`), `old`,
-//! `result` and mutator calls may appear (LANGUAGE.md section 4), and the
+//! `result` and mutator calls may appear (docs/language.md section 4), and the
 //! errors for the places where they may not.
 
 use super::error;

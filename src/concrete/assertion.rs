@@ -2,7 +2,7 @@
 //! takes the locations and instances it asserts out of what is available
 //! (so `A && B` needs disjoint footprints), returning that footprint.
 //! Expressions read with the permissions held before the consumption
-//! began, as in the verifier (LANGUAGE.md section 4).
+//! began, as in the verifier (docs/language.md section 4).
 
 use super::eval::Env;
 use super::perms::{Instance, Perms};

@@ -5,8 +5,9 @@ use std::io::Write;
 use super::{Limits, Outcome, Run, inputs, run_method};
 use crate::diag::line_col;
 use crate::report::text;
+use crate::stack::with_big_stack;
 use crate::symbolic::program::{MethodInfo, ProgramInfo};
-use crate::verify::{FileReport, checked_program, with_big_stack};
+use crate::verify::{FileReport, checked_program};
 
 /// The checked program of a file, or its parse and type errors printed
 /// (exit status 2).

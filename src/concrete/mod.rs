@@ -5,7 +5,7 @@
 //! a set of locations and predicate instances ([`perms`]); a call moves
 //! the footprint of the callee's precondition to the callee and the one of
 //! its postcondition back. The first failed check stops the run, with the
-//! kind and place the verifier would report (LANGUAGE.md section 6).
+//! kind and place the verifier would report (docs/language.md section 8).
 
 mod assertion;
 pub mod cli;
@@ -99,7 +99,7 @@ pub(crate) enum Stop {
 pub(crate) type R<T> = Result<T, Stop>;
 
 /// The obligation being consumed: it decides the reported kind and place
-/// of any failure inside it (LANGUAGE.md section 6); the outermost wins.
+/// of any failure inside it (docs/language.md section 8); the outermost wins.
 #[derive(Clone, Debug)]
 pub(crate) struct Obligation {
     pub kind: Kind,
@@ -120,7 +120,7 @@ pub(crate) struct Machine<'p> {
     pub prog: &'p ProgramInfo,
     pub source: &'p str,
     pub heap: Heap,
-    /// Ghost statement inference (LANGUAGE.md 4b): reads through held
+    /// Ghost statement inference (docs/language.md section 6): reads through held
     /// instances, opens for writes, closes on demand.
     pub infer: bool,
     limits: Limits,
@@ -146,7 +146,7 @@ pub fn run_method(
     limits: Limits,
     infer: bool,
 ) -> Run {
-    crate::verify::with_big_stack(|| run_here(prog, source, class, method, inputs, limits, infer))
+    crate::stack::with_big_stack(|| run_here(prog, source, class, method, inputs, limits, infer))
 }
 
 fn run_here(

@@ -29,7 +29,7 @@ pub struct PathRow {
     /// `name = value` for `this`, the parameters and the input objects'
     /// fields.
     pub inputs: Vec<(String, String)>,
-    /// `ok`, a kind of LANGUAGE.md section 6, `limit`, `assumed`,
+    /// `ok`, a kind of docs/language.md section 8, `limit`, `assumed`,
     /// `inputs-rejected` or `no-model`.
     pub outcome: String,
     pub line: Option<usize>,
@@ -54,7 +54,7 @@ pub fn test_method(
     opts: TestOptions,
 ) -> Vec<PathRow> {
     let src: Arc<str> = source.into();
-    let cases = crate::verify::with_big_stack(|| {
+    let cases = crate::stack::with_big_stack(|| {
         explore(info, &src, mi, opts.unroll, opts.timeout_ms, opts.infer)
     });
     let method = format!("{}.{}", mi.class, mi.decl.name.name);

@@ -182,26 +182,9 @@ fn in_loop_body(tree: &Tree, n: usize, s: &Stmt) -> bool {
 }
 
 /// Every statement of a block, nested ones after the one holding them (in
-/// source order). A stack of the blocks being walked, not recursion: an
-/// `else if` chain nests one block per link, and may have many thousand.
+/// source order).
 fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
-    let mut work: Vec<std::slice::Iter<'a, Stmt>> = vec![b.stmts.iter()];
-    while let Some(top) = work.last_mut() {
-        let Some(s) = top.next() else {
-            work.pop();
-            continue;
-        };
-        out.push(s);
-        match &s.kind {
-            StmtKind::If { then, els, .. } => {
-                // Popped last first: the `then` block before the `else`.
-                work.extend(els.iter().map(|e| e.stmts.iter()));
-                work.push(then.stmts.iter());
-            }
-            StmtKind::While { body, .. } => work.push(body.stmts.iter()),
-            _ => {}
-        }
-    }
+    out.extend(crate::syntax::walk::statements(&b.stmts));
 }
 
 /// The step of the new tree to continue at: the inserted `assume` reached

@@ -16,7 +16,6 @@ mod tree;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
@@ -231,22 +230,17 @@ impl Session {
     }
 }
 
-/// `sift debug FILE [--method C.m] [--timeout S]`.
-pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64, infer: bool) -> ExitCode {
-    if !(timeout_secs.is_finite() && timeout_secs > 0.0) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return ExitCode::from(2);
-    }
-    let shown = file.display().to_string();
-    let source = match crate::input::read_program(file) {
-        Ok(s) => s,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return ExitCode::from(2);
-        }
-    };
+/// `sift debug FILE [--method C.m] [--timeout S]`, on the program `source`
+/// read from the file shown as `shown`.
+pub fn run(
+    shown: &str,
+    source: &str,
+    method: Option<&str>,
+    timeout_ms: u32,
+    infer: bool,
+) -> ExitCode {
     let opts = Options {
-        timeout_ms: (timeout_secs * 1000.0).min(u32::MAX as f64) as u32,
+        timeout_ms,
         infer,
         // `sift debug` takes `--timeout`; the resource limit is fixed.
         limit_names: LimitNames {
@@ -255,7 +249,7 @@ pub fn run(file: &Path, method: Option<&str>, timeout_secs: f64, infer: bool) ->
         },
         ..Options::default()
     };
-    let (mut session, intro) = match Session::open(&shown, &source, method, &opts) {
+    let (mut session, intro) = match Session::open(shown, source, method, &opts) {
         Ok(s) => s,
         Err(msg) => {
             eprint!(

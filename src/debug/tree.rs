@@ -82,7 +82,7 @@ impl Tree {
     }
 
     /// A failed `assert`: its path goes on, assuming the assertion, from
-    /// a sibling of the failure step (LANGUAGE.md section 6).
+    /// a sibling of the failure step (docs/language.md section 8).
     pub fn is_resumable_failure(&self, n: usize) -> bool {
         self.children[n].is_empty()
             && matches!(self.step(n).kind, StepKind::Failed { resumes: true, .. })

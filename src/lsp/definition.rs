@@ -89,25 +89,17 @@ impl<'a> Walker<'a> {
                     return Some(field_symbol(class, f));
                 }
             }
-            for m in &class.methods {
-                if contains(&m.span, self.offset)
-                    && let Some(s) = self.method(class, m)
-                {
-                    return Some(s);
+            for decl in class.members() {
+                if !contains(decl.span(), self.offset) {
+                    continue;
                 }
-            }
-            for p in &class.pures {
-                if contains(&p.span, self.offset)
-                    && let Some(s) = self.pure(class, p)
-                {
-                    return Some(s);
-                }
-            }
-            for q in &class.predicates {
-                if contains(&q.span, self.offset)
-                    && let Some(s) = self.predicate(class, q)
-                {
-                    return Some(s);
+                let found = match decl {
+                    MemberDecl::Method(m) => self.method(class, m),
+                    MemberDecl::Pure(p) => self.pure(class, p),
+                    MemberDecl::Predicate(q) => self.predicate(class, q),
+                };
+                if found.is_some() {
+                    return found;
                 }
             }
         }

@@ -194,7 +194,8 @@ fn section(md: &mut String, label: &str, step: &TraceStep, before: Option<&Trace
     let store = |s: &TraceStep| -> Vec<String> {
         s.store.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect()
     };
-    part(md, "heap ", &step.heap, before.map(|b| b.heap.as_slice()));
+    let old_heap = before.map(TraceStep::heap_texts);
+    part(md, "heap ", &step.heap_texts(), old_heap.as_deref());
     let old_store = before.map(store);
     part(md, "store", &store(step), old_store.as_deref());
     part(md, "pc   ", &step.pc, before.map(|b| b.pc.as_slice()));

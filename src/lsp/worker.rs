@@ -35,19 +35,10 @@ pub fn step_cost(program: &Program) -> u64 {
     // A work list, not recursion: an `else if` chain nests one block per
     // link, and may have many thousand links.
     fn count(body: &[Stmt], n_stmts: &mut u64, n_locals: &mut u64) {
-        let mut work = vec![body];
-        while let Some(stmts) = work.pop() {
-            for st in stmts {
-                *n_stmts += 1;
-                match &st.kind {
-                    StmtKind::Local { .. } => *n_locals += 1,
-                    StmtKind::If { then, els, .. } => {
-                        work.push(&then.stmts);
-                        work.extend(els.iter().map(|e| e.stmts.as_slice()));
-                    }
-                    StmtKind::While { body, .. } => work.push(&body.stmts),
-                    _ => {}
-                }
+        for st in crate::syntax::walk::statements(body) {
+            *n_stmts += 1;
+            if matches!(st.kind, StmtKind::Local { .. }) {
+                *n_locals += 1;
             }
         }
     }

@@ -17,6 +17,14 @@ pub enum ChunkName {
     Predicate(String),
 }
 
+/// A heap chunk as a step shows it: what it is a chunk of, and its text
+/// (`t.f ↦ v`, `t.q[s](args)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChunkView {
+    pub of: ChunkName,
+    pub text: String,
+}
+
 /// The failure itself, whatever obligation it breaks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reason {
@@ -77,7 +85,7 @@ pub enum Related {
 }
 
 /// The obligation a failure broke: it decides the kind and place reported
-/// (LANGUAGE.md section 6).
+/// (docs/language.md section 8).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObligationView {
     pub kind: Kind,

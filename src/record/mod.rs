@@ -9,7 +9,7 @@ pub mod words;
 
 use crate::diag::{Diagnostic, Span};
 
-pub use failure::{ChunkName, Reason};
+pub use failure::{ChunkName, ChunkView, Reason};
 pub use step::StepKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub enum Stage {
 pub struct TraceStep {
     pub span: Span,
     pub kind: StepKind,
-    pub heap: Vec<String>,
+    pub heap: Vec<ChunkView>,
     /// Variable and value, in name order.
     pub store: Vec<(String, String)>,
     pub pc: Vec<String>,
@@ -37,6 +37,13 @@ pub struct TraceStep {
 }
 
 /// A step in the symbolic execution tree of a member.
+impl TraceStep {
+    /// The texts of the heap's chunks, in order.
+    pub fn heap_texts(&self) -> Vec<String> {
+        self.heap.iter().map(|c| c.text.clone()).collect()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TreeNode {
     pub parent: Option<usize>,

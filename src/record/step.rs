@@ -31,7 +31,7 @@ pub enum StepKind {
     LoopAfter { cond: String },
     /// A `join` merged the paths reaching it.
     Join { text: String },
-    /// A ghost step the verifier inferred (LANGUAGE.md section 4b).
+    /// A ghost step the verifier inferred (docs/language.md section 6).
     Inferred(Inferred),
     /// The path failed here. `reason` is the failure itself; `obligation`
     /// says whether it broke an obligation of kind `kind` (an assertion,
@@ -41,7 +41,7 @@ pub enum StepKind {
         reason: Reason,
         obligation: bool,
         /// The path goes on past the failure, assuming what failed (a
-        /// failed `assert`, LANGUAGE.md section 6).
+        /// failed `assert`, docs/language.md section 8).
         resumes: bool,
     },
 }

@@ -10,7 +10,7 @@ use std::fmt;
 use crate::diag::{Diagnostic, Kind};
 use crate::solver::GaveUp;
 
-use super::failure::{CloseLack, FailureView, Reason, Related};
+use super::failure::{ChunkView, CloseLack, FailureView, Reason, Related};
 use super::hint::{Before, Hint};
 use super::step::{Arm, Inferred, StepKind};
 
@@ -50,6 +50,12 @@ impl fmt::Display for StepKind {
                 }
             }
         }
+    }
+}
+
+impl fmt::Display for ChunkView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
@@ -155,7 +161,7 @@ fn path_end_label(kind: Kind) -> Option<&'static str> {
     }
 }
 
-/// A failure laid out as a diagnostic (LANGUAGE.md section 6): without an
+/// A failure laid out as a diagnostic (docs/language.md section 8): without an
 /// obligation, at the failure with its reason; with one, at the
 /// obligation's place with its headline, the failing conjunct and the
 /// reason as related places or notes.

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::diag::{Kind, line_col};
-use crate::record::StepKind;
+use crate::record::{ChunkView, StepKind};
 use crate::verify::{ErrorReport, TraceStep};
 
 pub use crate::record::ChunkName;
@@ -25,22 +25,6 @@ fn describe(name: &ChunkName) -> String {
 pub fn missing_chunk(e: &ErrorReport) -> Option<(ChunkName, String)> {
     let (name, text) = e.reason.as_ref()?.missing_chunk()?;
     Some((name, text.to_string()))
-}
-
-fn last_segment(s: &str) -> &str {
-    s.rsplit('.').next().unwrap_or(s).trim()
-}
-
-/// The field or predicate of a rendered chunk: `t.f ↦ v` or `t.q[s](args)`.
-pub fn chunk_name(chunk: &str) -> Option<ChunkName> {
-    if let Some((loc, _)) = chunk.split_once(" ↦ ") {
-        return Some(ChunkName::Field(last_segment(loc).to_string()));
-    }
-    let head = chunk.split('[').next()?;
-    if head.len() == chunk.len() {
-        return None;
-    }
-    Some(ChunkName::Predicate(last_segment(head).to_string()))
 }
 
 /// How one step's state differs from the one before it.
@@ -66,14 +50,14 @@ impl StepDiff {
 
 /// Multiset difference `a - b`, in the order of `a` (hashed: states can be
 /// large, and a trace compares every step with the one before).
-fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: HashMap<&str, usize> = HashMap::new();
+fn minus<T: Clone + Eq + std::hash::Hash>(a: &[T], b: &[T]) -> Vec<T> {
+    let mut left: HashMap<&T, usize> = HashMap::new();
     for y in b {
-        *left.entry(y.as_str()).or_default() += 1;
+        *left.entry(y).or_default() += 1;
     }
     let mut out = Vec::new();
     for x in a {
-        match left.get_mut(x.as_str()) {
+        match left.get_mut(x) {
             Some(n) if *n > 0 => *n -= 1,
             _ => out.push(x.clone()),
         }
@@ -110,12 +94,16 @@ pub fn diff_steps(prev: &TraceStep, next: &TraceStep) -> StepDiff {
     }
     store.sort_by(|a, b| a.0.cmp(&b.0));
     StepDiff {
-        heap_removed: minus(&prev.heap, &next.heap),
-        heap_added: minus(&next.heap, &prev.heap),
+        heap_removed: texts(&minus(&prev.heap, &next.heap)),
+        heap_added: texts(&minus(&next.heap, &prev.heap)),
         store,
         pc_added: minus(&next.pc, &prev.pc),
         pc_removed: minus(&prev.pc, &next.pc),
     }
+}
+
+fn texts(chunks: &[ChunkView]) -> Vec<String> {
+    chunks.iter().map(|c| c.text.clone()).collect()
 }
 
 fn line_of(source: &str, step: &TraceStep) -> usize {
@@ -165,10 +153,10 @@ fn explain_missing(
     } else {
         out.push(format!(
             "`{text}` is missing: at the failure the heap held {}",
-            last.heap.join(", ")
+            last.heap_texts().join(", ")
         ));
     }
-    let same = |c: &&String| chunk_name(c).as_ref() == Some(name);
+    let same = |c: &&ChunkView| c.of == *name;
     // With states left out of a long trace, "never in the heap" is unknown.
     let seen_any = e
         .trace
@@ -184,7 +172,7 @@ fn explain_missing(
         if count(after) >= count(before) {
             continue;
         }
-        let gone: Vec<String> = minus(&before.heap, &after.heap)
+        let gone: Vec<ChunkView> = minus(&before.heap, &after.heap)
             .into_iter()
             .filter(|c| same(&c))
             .collect();
@@ -269,13 +257,21 @@ mod tests {
         }
     }
 
+    /// A chunk of field `f` (every chunk of these tests).
+    fn field_f(text: &str) -> ChunkView {
+        ChunkView {
+            of: ChunkName::Field("f".into()),
+            text: text.to_string(),
+        }
+    }
+
     fn step(src: &str, at: &str, kind: StepKind, heap: &[&str], pc: &[&str]) -> TraceStep {
         let start = src.find(at).expect("span text in source");
         TraceStep {
             elided: false,
             span: start..start + at.len(),
             kind,
-            heap: heap.iter().map(|s| s.to_string()).collect(),
+            heap: heap.iter().map(|s| field_f(s)).collect(),
             store: vec![("x".to_string(), "x".to_string())],
             pc: pc.iter().map(|s| s.to_string()).collect(),
         }
@@ -294,20 +290,6 @@ mod tests {
 
     const SRC: &str =
         "void n(A a)\n  requires acc(a.f);\n{\n  a.f = 1;\n  leak(a);\n  a.f = 2;\n}\n";
-
-    #[test]
-    fn names_of_chunks() {
-        assert_eq!(chunk_name("a.f ↦ 1"), Some(ChunkName::Field("f".into())));
-        assert_eq!(
-            chunk_name("newCell.valid[first(s)]()"),
-            Some(ChunkName::Predicate("valid".into()))
-        );
-        assert_eq!(
-            chunk_name("c.p[s](1, 2)"),
-            Some(ChunkName::Predicate("p".into()))
-        );
-        assert_eq!(chunk_name("junk"), None);
-    }
 
     #[test]
     fn a_consumed_chunk_is_traced_to_the_call_that_took_it() {
@@ -461,7 +443,7 @@ mod tests {
             elided: false,
             span: 0..0,
             kind: StepKind::MethodEntry,
-            heap: vec!["a.f ↦ 1".into(), "b.f ↦ 2".into()],
+            heap: vec![field_f("a.f ↦ 1"), field_f("b.f ↦ 2")],
             store: vec![("x".into(), "1".into()), ("y".into(), "2".into())],
             pc: vec!["p".into()],
         };
@@ -469,7 +451,7 @@ mod tests {
             elided: false,
             span: 0..0,
             kind: StepKind::MethodEntry,
-            heap: vec!["b.f ↦ 2".into(), "a.f ↦ 3".into()],
+            heap: vec![field_f("b.f ↦ 2"), field_f("a.f ↦ 3")],
             store: vec![("x".into(), "5".into()), ("z".into(), "0".into())],
             pc: vec!["p".into(), "q".into()],
         };

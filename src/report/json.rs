@@ -1,4 +1,4 @@
-//! The `--json` document of LANGUAGE.md section 7.
+//! The `--json` document of docs/language.md section 10.
 
 use serde_json::{Value, json};
 
@@ -34,9 +34,9 @@ fn error_json(report: &FileReport, lines: &LineIndex, e: &ErrorReport) -> Value 
                     let d = crate::report::explain::diff_steps(prev, s);
                     (d.heap_added, d.heap_removed)
                 }
-                None => (s.heap.clone(), Vec::new()),
+                None => (s.heap_texts(), Vec::new()),
             };
-            let mut step = json!({"line": l, "column": c, "description": s.kind.to_string(), "heap": s.heap, "store": store,
+            let mut step = json!({"line": l, "column": c, "description": s.kind.to_string(), "heap": s.heap_texts(), "store": store,
                    "path_condition": s.pc, "added": added, "removed": removed});
             if s.elided {
                 step["state_omitted"] = Value::Bool(true);

@@ -114,7 +114,10 @@ pub fn render_trace(report: &FileReport, e: &ErrorReport) -> String {
             out.push_str("       (state not shown: the trace is long; the last steps show it)\n");
             continue;
         }
-        out.push_str(&format!("       heap:  {{{}}}\n", step.heap.join(", ")));
+        out.push_str(&format!(
+            "       heap:  {{{}}}\n",
+            step.heap_texts().join(", ")
+        ));
         if let Some(d) = &diff {
             for c in &d.heap_removed {
                 out.push_str(&format!("{pad}− {c}\n"));

@@ -5,7 +5,7 @@
 //! began; chunks are removed from what the earlier conjuncts left (`H2`).
 
 use super::ctx::{Ctx, TermCont};
-use super::eval::{eval, eval_call_operands, find_chunk};
+use super::eval::{eval, eval_call_operands, find_chunk, on_arms};
 use super::heap::{Chunk, ChunkId, Heap};
 use super::infer::{close_for, open_for_field};
 use super::state::{Obligation, State};
@@ -59,7 +59,7 @@ pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: Ter
 /// The snapshot of `l && r` (Figure 7, row 5, Figure 6, row 5): only the
 /// conjuncts that hold heap parts take a place in it, so opening an instance
 /// and closing it again unchanged gives back the very same snapshot
-/// (LANGUAGE.md section 4). `produce` splits snapshots the same way.
+/// (docs/language.md section 4). `produce` splits snapshots the same way.
 pub fn snapshot_shape(l: &Expr, r: &Expr) -> (bool, bool) {
     (is_spatial(l), is_spatial(r))
 }
@@ -255,20 +255,12 @@ fn consume_cond(
     k: Rest,
 ) {
     let before = s.failures();
-    eval(ctx, s, c, &|ctx, s, tc| {
-        ctx.cases(&s, &tc, &|ctx, branch, side| {
-            let mut branch = branch;
-            let fact = if side {
-                tc.clone()
-            } else {
-                Term::not(tc.clone())
-            };
-            branch.note_fact(&fact, before);
-            match if side { then } else { els } {
-                Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
-                None => k(ctx, branch, h2.clone(), Term::unit()),
-            }
-        })
+    on_arms(ctx, s, c, then, els, &|ctx, mut branch, arm, fact| {
+        branch.note_fact(fact, before);
+        match arm {
+            Some(a) => consume_inner(ctx, branch, h2.clone(), a, k),
+            None => k(ctx, branch, h2.clone(), Term::unit()),
+        }
     })
 }
 

@@ -70,7 +70,7 @@ pub struct Ctx<'z> {
     /// How many loop bodies are being verified inside each other: their
     /// splits are not routed (a task's routed path goes on after them).
     loop_depth: u32,
-    /// Ghost statement inference (LANGUAGE.md section 4b) is on.
+    /// Ghost statement inference (docs/language.md section 6) is on.
     pub infer: bool,
     /// Failures of the inferred steps being tried: (trial, state, reason).
     trial_failures: Vec<(u32, State, Reason)>,
@@ -318,8 +318,8 @@ impl<'z> Ctx<'z> {
 
     /// Reports a failure on the path of `s` (unless the path is infeasible).
     /// `kind`, `span` and `reason` describe the failure itself; an active
-    /// obligation decides the kind and place reported (LANGUAGE.md
-    /// section 6). Returns the state to go on with when the failure is to be
+    /// obligation decides the kind and place reported (docs/language.md
+    /// section 8). Returns the state to go on with when the failure is to be
     /// assumed (a failed `assert`), `None` when the path ends here.
     pub fn fail(&mut self, s: &State, kind: Kind, span: Span, reason: Reason) -> Option<State> {
         self.fail_noted(s, kind, span, reason, None)

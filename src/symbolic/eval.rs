@@ -1,7 +1,7 @@
 //! `eval` (paper Figure 5): expressions to terms, in continuation-passing
 //! style. The continuation also receives the state, because evaluation may
 //! learn facts (`using`, `opening`, branch conditions) that stay on the path
-//! (LANGUAGE.md section 4; paper section 4.1). The heap is never changed.
+//! (docs/language.md section 4; paper section 4.1). The heap is never changed.
 
 use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
@@ -301,6 +301,32 @@ pub fn eval_args(ctx: &mut Ctx, s: State, args: &[Expr], k: &dyn Fn(&mut Ctx, St
         }
     }
     go(ctx, s, args, Vec::new(), k)
+}
+
+/// The rest of a path in one arm of a conditional assertion: the arm
+/// (`None`: an empty one) and the fact that chose it.
+pub type ArmCont<'k, 'a> = &'k dyn Fn(&mut Ctx, State, Option<&'a Expr>, &Term);
+
+/// Conditional assertions (Figure 6, row 7 and Figure 7, row 7; `c ==> a`
+/// has no `else` arm): evaluates `c`, then goes on with the arm of each
+/// side that may be reachable, that side's fact on the path.
+pub fn on_arms<'a>(
+    ctx: &mut Ctx,
+    s: State,
+    c: &Expr,
+    then: Option<&'a Expr>,
+    els: Option<&'a Expr>,
+    k: ArmCont<'_, 'a>,
+) {
+    eval(ctx, s, c, &|ctx, s, tc| {
+        ctx.cases(&s, &tc, &|ctx, branch, side| {
+            if side {
+                k(ctx, branch, then, &tc)
+            } else {
+                k(ctx, branch, els, &Term::not(tc.clone()))
+            }
+        })
+    })
 }
 
 /// The rest of a path given a call's receiver (if any) and arguments.

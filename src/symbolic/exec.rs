@@ -356,7 +356,7 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     // The receiver must be provably non-null: producing an instance assumes
-    // it is (LANGUAGE.md section 4), so `null.q()` must never be created.
+    // it is (docs/language.md section 4), so `null.q()` must never be created.
     eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
         let Some(recv) = recv else {
             return ctx.internal(&s, call.span.clone(), "predicate without receiver");
@@ -393,7 +393,7 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
     }
 }
 
-/// A loop (LANGUAGE.md section 3): the body is checked once from any state
+/// A loop (docs/language.md section 3): the body is checked once from any state
 /// satisfying the invariant and the condition; the path goes on past the
 /// loop from the frame plus the invariant and the negated condition.
 fn exec_while(

@@ -1,4 +1,4 @@
-//! Ghost statement inference (paper section 4.1, LANGUAGE.md section 4b):
+//! Ghost statement inference (paper section 4.1, docs/language.md section 6):
 //! the `open`, `close` and `use` steps a programmer may leave out.
 //!
 //! Every inferred step is one the programmer could have written, so it

@@ -7,7 +7,7 @@
 
 use super::consume::{consume, is_predicate, is_spatial, snapshot_shape};
 use super::ctx::{Cont, Ctx};
-use super::eval::{eval, eval_call_operands};
+use super::eval::{eval, eval_call_operands, on_arms};
 use super::heap::{Chunk, Heap};
 use super::state::State;
 use super::term::Term;
@@ -185,14 +185,8 @@ fn produce_cond(
     els: Option<&Expr>,
     k: Cont,
 ) {
-    eval(ctx, s, c, &|ctx, s, tc| {
-        ctx.cases(
-            &s,
-            &tc,
-            &|ctx, branch, side| match if side { then } else { els } {
-                Some(a) => produce_inner(ctx, branch, target, snap.clone(), a, k),
-                None => k(ctx, with_unit_snapshot(branch, target, &snap)),
-            },
-        )
+    on_arms(ctx, s, c, then, els, &|ctx, branch, arm, _| match arm {
+        Some(a) => produce_inner(ctx, branch, target, snap.clone(), a, k),
+        None => k(ctx, with_unit_snapshot(branch, target, &snap)),
     })
 }

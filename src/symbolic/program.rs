@@ -1,12 +1,13 @@
 //! What the engine needs to know about the checked program: members by
 //! name, contracts as single assertions, and the implicit parts of
-//! constructors (LANGUAGE.md section 2, paper section 4).
+//! constructors (docs/language.md section 2, paper section 4).
 
 use std::collections::{BTreeSet, HashMap};
 
 use super::term::Sort;
 use crate::solver::FunDecl;
 use crate::syntax::ast::*;
+use crate::syntax::walk;
 
 /// A mutator or constructor with its contract joined into one assertion.
 pub struct MethodInfo {
@@ -229,22 +230,5 @@ fn implicit_field_pre(class: &str, f: &Field, span: Span) -> Expr {
 
 /// Names of the locals and parameters a statement list assigns.
 pub fn collect_assigned(stmts: &[Stmt], out: &mut BTreeSet<String>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Local { name, .. } => {
-                out.insert(name.name.clone());
-            }
-            StmtKind::Assign { target, .. } => {
-                out.insert(target.name.clone());
-            }
-            StmtKind::If { then, els, .. } => {
-                collect_assigned(&then.stmts, out);
-                if let Some(b) = els {
-                    collect_assigned(&b.stmts, out);
-                }
-            }
-            StmtKind::While { body, .. } => collect_assigned(&body.stmts, out),
-            _ => {}
-        }
-    }
+    out.extend(walk::statements(stmts).filter_map(|s| walk::assigned(s).map(|v| v.name.clone())));
 }

@@ -17,7 +17,7 @@ use crate::syntax::ast::Span;
 pub type Store = OrdMap<Arc<str>, Term>;
 
 /// What is being consumed when a failure happens: it decides the reported
-/// kind and place (LANGUAGE.md section 6). The outermost obligation wins.
+/// kind and place (docs/language.md section 8). The outermost obligation wins.
 #[derive(Clone, Debug)]
 pub struct Obligation {
     pub kind: Kind,

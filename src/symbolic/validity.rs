@@ -79,7 +79,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     let starts = starts.into_inner();
     ctx.unit_base = State::common(&starts);
 
-    // In the postcondition a parameter denotes its value on entry (LANGUAGE.md
+    // In the postcondition a parameter denotes its value on entry (docs/language.md
     // section 3), whatever the body assigned to it since: the caller reads
     // the contract with the arguments it passed.
     let entry = s0.store.clone();

@@ -28,6 +28,45 @@ pub struct Class {
     pub span: Span,
 }
 
+/// A member of a class that is verified on its own: a method (or
+/// constructor), a pure method or a predicate.
+#[derive(Clone, Copy, Debug)]
+pub enum MemberDecl<'a> {
+    Method(&'a Method),
+    Pure(&'a Pure),
+    Predicate(&'a Predicate),
+}
+
+impl<'a> MemberDecl<'a> {
+    pub fn name(self) -> &'a Ident {
+        match self {
+            MemberDecl::Method(m) => &m.name,
+            MemberDecl::Pure(p) => &p.name,
+            MemberDecl::Predicate(q) => &q.name,
+        }
+    }
+
+    /// The whole declaration.
+    pub fn span(self) -> &'a Span {
+        match self {
+            MemberDecl::Method(m) => &m.span,
+            MemberDecl::Pure(p) => &p.span,
+            MemberDecl::Predicate(q) => &q.span,
+        }
+    }
+}
+
+impl Class {
+    /// Methods, then pure methods, then predicates, each in source order.
+    pub fn members(&self) -> impl Iterator<Item = MemberDecl<'_>> {
+        let methods = self.methods.iter().map(MemberDecl::Method);
+        let pures = self.pures.iter().map(MemberDecl::Pure);
+        methods
+            .chain(pures)
+            .chain(self.predicates.iter().map(MemberDecl::Predicate))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Field {
     pub ty: Type,
@@ -203,7 +242,17 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
                 out.extend(els.take());
             }
             StmtKind::While { body, .. } => out.push(std::mem::replace(body, empty())),
-            _ => {}
+            StmtKind::Local { .. }
+            | StmtKind::Assign { .. }
+            | StmtKind::FieldAssign { .. }
+            | StmtKind::Call(_)
+            | StmtKind::Assert(_)
+            | StmtKind::Assume(_)
+            | StmtKind::Return(_)
+            | StmtKind::Open(_)
+            | StmtKind::Close(_)
+            | StmtKind::Use(_)
+            | StmtKind::Join(_) => {}
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Expressions: pest's flat `expr` sequences folded by a Pratt parser
-//! (LANGUAGE.md section 4), with chained comparisons desugared and the depth
+//! (docs/language.md section 4), with chained comparisons desugared and the depth
 //! of every tree bounded.
 
 use std::sync::LazyLock;

@@ -12,6 +12,7 @@ mod recover;
 mod scan;
 #[cfg(test)]
 mod tests;
+pub mod walk;
 
 use crate::diag::Diagnostic;
 
@@ -41,15 +42,6 @@ pub fn parse_all(source: &str) -> Result<ast::Program, Vec<Diagnostic>> {
 
 fn parse_boxed(source: &str) -> parse::R<ast::Program> {
     scan::prescan(source)?;
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new()
-            .name("sift-parser".to_string())
-            .stack_size(PARSER_STACK)
-            .spawn_scoped(s, || parse::program(source));
-        match spawned {
-            Ok(handle) => handle.join().unwrap_or_else(|_| Err(error::internal(0..0))),
-            // No thread to be had: parse here, with the caller's stack.
-            Err(_) => parse::program(source),
-        }
-    })
+    crate::stack::on_thread("sift-parser", PARSER_STACK, || parse::program(source))
+        .unwrap_or_else(|_| Err(error::internal(0..0)))
 }

@@ -149,7 +149,7 @@ fn is_ident_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Reserved words (LANGUAGE.md section 1).
+/// Reserved words (docs/language.md section 1).
 pub const RESERVED: [&str; 32] = [
     "class",
     "static",

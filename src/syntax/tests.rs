@@ -549,3 +549,19 @@ fn empty_programs() {
     }
     assert_eq!(at("class A { }\n/* never\n closed"), (2, 1));
 }
+
+/// The reserved words are listed once for the scanner (`scan::RESERVED`);
+/// the grammar has one `kw_` rule for each, and no other.
+#[test]
+fn the_grammar_reserves_exactly_the_reserved_words() {
+    let grammar = include_str!("../../lang/sift.pest");
+    let mut in_grammar: Vec<&str> = grammar
+        .lines()
+        .filter(|l| l.starts_with("kw_"))
+        .filter_map(|l| l.split('"').nth(1))
+        .collect();
+    let mut reserved = super::scan::RESERVED.to_vec();
+    in_grammar.sort_unstable();
+    reserved.sort_unstable();
+    assert_eq!(in_grammar, reserved);
+}
