@@ -22,6 +22,7 @@ use crate::stack::with_big_stack;
 use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
 use crate::symbolic::ctx::{Ctx, Failure, Found};
 use crate::symbolic::heap::{Chunk, short_name};
+use crate::symbolic::names::{Names, StoreIndex};
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::route::{Donate, Route};
 use crate::symbolic::state::Step;
@@ -581,11 +582,17 @@ fn verify_member(
         }));
         // Pure methods and predicates are not run (`not-run`).
         let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
+        let entry = ctx.entry.clone();
+        let naming = Naming {
+            prog: info,
+            source,
+            entry: entry.as_ref().map(StoreIndex::new),
+        };
         let mut errors: Vec<ErrorReport> = ctx
             .failures
             .drain(..)
             .map(|f| {
-                let (mut e, inputs) = render_failure(&m.name, f, &opts.limit_names);
+                let (mut e, inputs) = render_failure(&m.name, f, &opts.limit_names, &naming);
                 e.replay = Some(if !replayed {
                     crate::concrete::replay::not_run("only methods and constructors are run")
                 } else {
@@ -613,7 +620,7 @@ fn verify_member(
         let tree = ctx
             .all_steps
             .take()
-            .map(|steps| render_tree(&steps))
+            .map(|steps| render_tree(&steps, &naming))
             .unwrap_or_default();
         let queries = ctx.solver.queries;
         let smt_log = ctx
@@ -649,29 +656,42 @@ fn verify_member(
 /// otherwise render 10^10 of them).
 const TRACE_STATE_ITEMS: usize = 200_000;
 
-fn render_step(step: &Step) -> TraceStep {
+/// What the values of a member's steps are named with: its program and
+/// the store on entry (for `old(p)`).
+struct Naming<'a> {
+    prog: &'a ProgramInfo,
+    source: &'a str,
+    entry: Option<StoreIndex<'a>>,
+}
+
+fn render_step(step: &Step, naming: &Naming) -> TraceStep {
+    let names = Names::of_step(naming.prog, naming.source, step, naming.entry.as_ref());
     TraceStep {
         span: step.span.clone(),
         kind: step.kind.clone(),
-        heap: step.heap.iter().map(|(_, c)| chunk_view(c)).collect(),
+        heap: step
+            .heap
+            .iter()
+            .map(|(_, c)| chunk_view(c, &names))
+            .collect(),
         store: step
             .store
             .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (k.to_string(), names.value_of(k, v)))
             .collect(),
-        pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
+        pc: names.facts(&step.pc.facts()),
         elided: false,
     }
 }
 
-fn chunk_view(c: &Chunk) -> ChunkView {
+fn chunk_view(c: &Chunk, names: &Names) -> ChunkView {
     let of = match c {
         Chunk::Field { field, .. } => ChunkName::Field(short_name(field).to_string()),
         Chunk::Pred { pred, .. } => ChunkName::Predicate(short_name(pred).to_string()),
     };
     ChunkView {
         of,
-        text: c.to_string(),
+        text: names.chunk(c),
     }
 }
 
@@ -689,14 +709,14 @@ fn elided_step(step: &Step) -> TraceStep {
 
 /// The trace of a failure, with the states of its last steps while they fit
 /// in `TRACE_STATE_ITEMS` (the last step's always).
-fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
+fn render_trace(steps: &[Arc<Step>], naming: &Naming) -> Vec<TraceStep> {
     let mut budget = TRACE_STATE_ITEMS;
     let mut out: Vec<TraceStep> = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate().rev() {
         let items = step.heap.len() + step.store.len() + step.pc.len();
         if items <= budget || i + 1 == steps.len() {
             budget = budget.saturating_sub(items);
-            out.push(render_step(step));
+            out.push(render_step(step, naming));
         } else {
             budget = 0;
             out.push(elided_step(step));
@@ -712,6 +732,7 @@ fn render_failure(
     member: &str,
     f: Failure,
     names: &LimitNames,
+    naming: &Naming,
 ) -> (ErrorReport, Option<crate::symbolic::paths::ModelInputs>) {
     let (diag, reason) = match f.found {
         Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
@@ -728,7 +749,7 @@ fn render_failure(
         diag,
         reason,
         member: member.to_string(),
-        trace: render_trace(&f.trace.steps()),
+        trace: render_trace(&f.trace.steps(), naming),
         counterexample: f.counterexample,
         replay: None,
     };
@@ -737,7 +758,7 @@ fn render_failure(
 
 /// Numbers the recorded steps; a parent always precedes its children
 /// because a step is recorded after the one it extends.
-fn render_tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
+fn render_tree(steps: &[Arc<Step>], naming: &Naming) -> Vec<TreeNode> {
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut out = Vec::with_capacity(steps.len());
     for step in steps {
@@ -752,7 +773,7 @@ fn render_tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
         index.insert(key, out.len());
         out.push(TreeNode {
             parent,
-            step: render_step(step),
+            step: render_step(step, naming),
         });
     }
     out

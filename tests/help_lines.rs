@@ -240,7 +240,7 @@ fn every_verification_error_kind_has_a_help_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Every kind of LANGUAGE.md section 6 that verification reports.
+    // Every kind of docs/language.md section 8 that verification reports.
     for kind in [
         "assert.failed",
         "precondition.failed",

@@ -435,6 +435,30 @@ impl<'z> Ctx<'z> {
                 terms.push(value.clone());
             }
         }
+        // The pure method calls of the failing fact (`c.getX() = 3`), and
+        // the fields of the pre-state (`old(c.f) = 1`).
+        let entry = self.entry.as_ref().map(super::names::StoreIndex::new);
+        let program_names = super::names::Names::new(
+            &self.prog,
+            &self.source,
+            (&store, &s.heap, &s.old),
+            entry.as_ref(),
+        );
+        if let Some(g) = goal {
+            for (shown, t) in program_names.pure_calls(g) {
+                names.push(shown);
+                terms.push(t);
+            }
+        }
+        for (_, c) in s.old.iter() {
+            if let super::heap::Chunk::Field { recv, field, value } = c {
+                let Some((owner, _)) = store.iter().find(|(_, v)| *v == recv) else {
+                    continue;
+                };
+                names.push(format!("old({owner}.{})", super::heap::short_name(field)));
+                terms.push(value.clone());
+            }
+        }
         let negated = goal.map(|g| Term::not(g.clone()));
         match self.solver.model_values(pc, negated.as_ref(), &terms) {
             Some(values) => names.into_iter().zip(values).collect(),

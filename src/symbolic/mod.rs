@@ -8,6 +8,7 @@ pub mod exec;
 pub mod heap;
 pub mod hint;
 pub mod infer;
+pub mod names;
 pub mod paths;
 pub mod produce;
 pub mod program;

@@ -110,6 +110,10 @@ pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
     let snap = ctx.fresh_snap();
     produce(ctx, s0, snap, &p.pre, &|ctx, s1| {
         ctx.termination = Some((p.fun.clone(), p.decl.span.start));
+        // The pre-state, for naming values on entry (`old` itself is not
+        // allowed in a pure body).
+        let mut s1 = s1;
+        s1.old = s1.heap.clone();
         eval(ctx, s1, &p.decl.body, &|_, _, _| {});
         ctx.termination = None;
     });
