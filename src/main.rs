@@ -446,7 +446,11 @@ fn summary(r: &FileReport, partition: Option<Partition>) -> String {
         }
     };
     match r.stage {
-        Stage::Parse => format!("{}: syntax error; nothing was verified", r.path),
+        Stage::Parse => format!(
+            "{}: {}; nothing was verified",
+            r.path,
+            plural(errors, "syntax error")
+        ),
         Stage::Check => format!(
             "{}: {}; nothing was verified",
             r.path,

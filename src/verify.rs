@@ -20,6 +20,7 @@ use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 use crate::stack::with_big_stack;
 use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
 use crate::symbolic::ctx::Ctx;
+use crate::symbolic::names::StoreIndex;
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::recorded;
 use crate::symbolic::route::{Donate, Route};
@@ -119,7 +120,7 @@ pub fn checked_program(
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let front = on_thread("sift-front", VERIFIER_STACK, || {
-        let mut program = crate::syntax::parse(source).map_err(|d| (Stage::Parse, vec![d]))?;
+        let mut program = crate::syntax::parse_all(source).map_err(|d| (Stage::Parse, d))?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             crate::lower::program(&mut program, source);
@@ -576,11 +577,18 @@ fn verify_member(
         }));
         // Pure methods and predicates are not run (`not-run`).
         let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
+        let entry = ctx.entry.clone();
+        let naming = recorded::Naming {
+            prog: info,
+            source,
+            entry: entry.as_ref().map(StoreIndex::new),
+        };
         let mut errors: Vec<ErrorReport> = ctx
             .failures
             .drain(..)
             .map(|f| {
-                let (mut e, inputs) = recorded::error_report(&m.name, f, &opts.limit_names);
+                let (mut e, inputs) =
+                    recorded::error_report(&m.name, f, &opts.limit_names, &naming);
                 e.replay = Some(if !replayed {
                     crate::concrete::replay::not_run("only methods and constructors are run")
                 } else {
@@ -608,7 +616,7 @@ fn verify_member(
         let tree = ctx
             .all_steps
             .take()
-            .map(|steps| recorded::tree(&steps))
+            .map(|steps| recorded::tree(&steps, &naming))
             .unwrap_or_default();
         let queries = ctx.solver.queries;
         let smt_log = ctx

@@ -118,6 +118,24 @@ fn type_errors_exit_two_and_are_all_reported() {
     assert_eq!(lines, vec![3, 4]);
 }
 
+#[test]
+fn syntax_errors_of_later_members_are_reported_too() {
+    let p = temp_file(
+        "syntax.sift",
+        b"class A {\n  int x;\n  void m() { x = ; }\n  void n() { x = 1; }\n  void k() { x = 2 }\n}\n",
+    );
+    let o = sift(&["verify", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        summary.contains("syntax.sift: 2 syntax errors; nothing was verified"),
+        "{summary}"
+    );
+    let text = stderr(&o);
+    assert!(text.contains(":3:"), "{text}");
+    assert!(text.contains(":5:"), "{text}");
+}
+
 fn assert_clear_error(o: &Output, needle: &str) {
     assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
     let err = stderr(o);

@@ -166,35 +166,33 @@ fn heap_store_pc_and_diff() {
     same(
         &o,
         expect![[r#"
-        debugging Box.fill in straight.sift: verified; 5 steps in the execution tree
-        stopped at the start
-        [1] line 8: method entry
-           8 |   static void fill() {
-             |               ^^^^
-        [3] line 9: Box b = new Box();
-           9 |     Box b = new Box();
-             |     ^^^^^^^^^^^^^^^^^^
-        heap (1 chunk):
-          newBox@.f ↦ 0
-        store (1 variable):
-          b ↦ newBox@
-        path condition (1 fact):
-          (alloc(newBox@) == 1)
-        changes since [2] line 8: precondition produced
-          heap  + newBox@.f ↦ 0
-          store + b ↦ newBox@
-          pc    + (alloc(newBox@) == 1)
-        [4] line 10: b.f = 7;
-          10 |     b.f = 7;
-             |     ^^^^^^^^
-        changes since [3] line 9: Box b = new Box();
-          heap  − newBox@.f ↦ 0
-          heap  + newBox@.f ↦ 7
-        [1] line 8: method entry
-           8 |   static void fill() {
-             |               ^^^^
-        no step before this one: it is the first of the member
-    "#]],
+            debugging Box.fill in straight.sift: verified; 5 steps in the execution tree
+            stopped at the start
+            [1] line 8: method entry
+               8 |   static void fill() {
+                 |               ^^^^
+            [3] line 9: Box b = new Box();
+               9 |     Box b = new Box();
+                 |     ^^^^^^^^^^^^^^^^^^
+            heap (1 chunk):
+              b.f ↦ 0
+            store (1 variable):
+              b ↦ object#1
+            path condition: empty (true)
+            changes since [2] line 8: precondition produced
+              heap  + b.f ↦ 0
+              store + b ↦ object#1
+            [4] line 10: b.f = 7;
+              10 |     b.f = 7;
+                 |     ^^^^^^^^
+            changes since [3] line 9: Box b = new Box();
+              heap  − b.f ↦ 0
+              heap  + b.f ↦ 7
+            [1] line 8: method entry
+               8 |   static void fill() {
+                 |               ^^^^
+            no step before this one: it is the first of the member
+        "#]],
     );
 }
 
@@ -205,40 +203,41 @@ fn a_failing_method_starts_at_its_failure_and_branches_switch() {
     same(
         &o,
         expect![[r#"
-        debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
-        stopped at the first failure
-        [7] line 10: fails: assertion might not hold
-          10 |     assert y > 1;
-             |            ^^^^^
-        the path goes on past the failed assertion, assuming it
-        assert.failed: assertion might not hold
-          `y > 1` might not hold
-          on this path: line 4: if (x > 0): then branch
-          counterexample: x = 1, y = 1
-        the path splits after [3] line 3: int y = 0;
-        * 1: line 4: if (x > 0): then branch [pc + (0 < x@)] — fails at line 10
-          2: line 4: if (x > 0): else branch [pc + !(0 < x@)] — fails at line 10
-        [4] line 4: if (x > 0): else branch (branch 2 of 2)
-           4 |     if (x > 0) {
-             |         ^^^^^
-        [5] line 7: y = 1;
-           7 |       y = 1;
-             |       ^^^^^^
-        the path splits after [3] line 3: int y = 0;
-          1: line 4: if (x > 0): then branch [pc + (0 < x@)] — fails at line 10
-        * 2: line 4: if (x > 0): else branch [pc + !(0 < x@)] — fails at line 10
-        [7] line 10: assert y > 1;
-          10 |     assert y > 1;
-             |     ^^^^^^^^^^^^^
-        end of this path
-        [3] line 3: int y = 0;
-           3 |     int y = 0;
-             |     ^^^^^^^^^^
-        the path splits here into 2 branches (`branches` lists them)
-        [4] line 4: if (x > 0): else branch (branch 2 of 2)
-           4 |     if (x > 0) {
-             |         ^^^^^
-    "#]],
+            debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+            stopped at the first failure
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            assert.failed: assertion might not hold
+              `y > 1` might not hold
+              on this path: line 4: if (x > 0): then branch
+              counterexample: x = 1, y = 1
+              help: nothing on this path implies `y > 1`: the precondition (or a callee's postcondition) must say what it needs
+            the path splits after [3] line 3: int y = 0;
+            * 1: line 4: if (x > 0): then branch [pc + (0 < x)] — fails at line 10
+              2: line 4: if (x > 0): else branch [pc + !(0 < x)] — fails at line 10
+            [4] line 4: if (x > 0): else branch (branch 2 of 2)
+               4 |     if (x > 0) {
+                 |         ^^^^^
+            [5] line 7: y = 1;
+               7 |       y = 1;
+                 |       ^^^^^^
+            the path splits after [3] line 3: int y = 0;
+              1: line 4: if (x > 0): then branch [pc + (0 < x)] — fails at line 10
+            * 2: line 4: if (x > 0): else branch [pc + !(0 < x)] — fails at line 10
+            [7] line 10: assert y > 1;
+              10 |     assert y > 1;
+                 |     ^^^^^^^^^^^^^
+            end of this path
+            [3] line 3: int y = 0;
+               3 |     int y = 0;
+                 |     ^^^^^^^^^^
+            the path splits here into 2 branches (`branches` lists them)
+            [4] line 4: if (x > 0): else branch (branch 2 of 2)
+               4 |     if (x > 0) {
+                 |         ^^^^^
+        "#]],
     );
 }
 
@@ -249,44 +248,50 @@ fn breakpoints_continue_and_run_to() {
     same(
         &o,
         expect![[r#"
-        debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
-        stopped at the first failure
-        [7] line 10: fails: assertion might not hold
-          10 |     assert y > 1;
-             |            ^^^^^
-        the path goes on past the failed assertion, assuming it
-        [1] line 2: method entry
-           2 |   static void pick(int x) {
-             |               ^^^^
-        breakpoint at line 9
-        error: line 99 is past the end of the file (12 lines)
-        breakpoints at lines 9
-        breakpoint at line 9
-        [6] line 9: assert y > 0;
-           9 |     assert y > 0;
-             |     ^^^^^^^^^^^^^
-        [7] line 10: fails: assertion might not hold
-          10 |     assert y > 1;
-             |            ^^^^^
-        the path goes on past the failed assertion, assuming it
-        [7] line 10: assert y > 1;
-          10 |     assert y > 1;
-             |     ^^^^^^^^^^^^^
-        end of this path
-        end of the path: no step after [7] line 10: assert y > 1;
-        [1] line 2: method entry
-           2 |   static void pick(int x) {
-             |               ^^^^
-        deleted the breakpoint at line 9
-        error: no breakpoint at line 9
-        [5] line 5: y = x;
-           5 |       y = x;
-             |       ^^^^^^
-        [7] line 10: fails: assertion might not hold
-          10 |     assert y > 1;
-             |            ^^^^^
-        the path goes on past the failed assertion, assuming it
-    "#]],
+            debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+            stopped at the first failure
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            [1] line 2: method entry
+               2 |   static void pick(int x) {
+                 |               ^^^^
+            breakpoint at line 9
+            error: line 99 is past the end of the file (12 lines)
+            breakpoints at lines 9
+            breakpoint at line 9
+            [6] line 9: assert y > 0;
+               9 |     assert y > 0;
+                 |     ^^^^^^^^^^^^^
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            no failure ahead on this path; the next one is on another branch
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            [7] line 10: assert y > 1;
+              10 |     assert y > 1;
+                 |     ^^^^^^^^^^^^^
+            end of this path
+            [1] line 2: method entry
+               2 |   static void pick(int x) {
+                 |               ^^^^
+            deleted the breakpoint at line 9
+            error: no breakpoint at line 9
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            line 7 is not reached on this path
+            [7] line 10: assert y > 1;
+              10 |     assert y > 1;
+                 |     ^^^^^^^^^^^^^
+            end of this path
+        "#]],
     );
 }
 
@@ -365,28 +370,28 @@ fn assume_before_a_split_leaves_one_branch() {
     same(
         &o,
         expect![[r#"
-        debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
-        stopped at the first failure
-        [7] line 10: fails: assertion might not hold
-          10 |     assert y > 1;
-             |            ^^^^^
-        the path goes on past the failed assertion, assuming it
-        [3] line 3: int y = 0;
-           3 |     int y = 0;
-             |     ^^^^^^^^^^
-        the path splits here into 2 branches (`branches` lists them)
-        inserted `assume x > 5;` at line 3 and verified again: P.pick verified (before: 1 error)
-        [4] line 3: assume x > 5;
-           3 |     int y = 0; assume x > 5;
-             |                ^^^^^^^^^^^^^
-        [5] line 4: if (x > 0): then branch
-           4 |     if (x > 0) {
-             |         ^^^^^
-        store (2 variables):
-          x ↦ x@
-          y ↦ 0
-        the path does not split
-    "#]],
+            debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+            stopped at the first failure
+            [7] line 10: fails: assertion might not hold
+              10 |     assert y > 1;
+                 |            ^^^^^
+            the path goes on past the failed assertion, assuming it
+            [3] line 3: int y = 0;
+               3 |     int y = 0;
+                 |     ^^^^^^^^^^
+            the path splits here into 2 branches (`branches` lists them)
+            inserted `assume x > 5;` at line 3 and verified again: P.pick verified (before: 1 error)
+            [4] line 3: assume x > 5;
+               3 |     int y = 0; assume x > 5;
+                 |                ^^^^^^^^^^^^^
+            [5] line 4: if (x > 0): then branch
+               4 |     if (x > 0) {
+                 |         ^^^^^
+            store (2 variables):
+              x ↦ old(x)
+              y ↦ 0
+            the path does not split
+        "#]],
     );
 }
 
@@ -401,19 +406,86 @@ fn unknown_commands_and_bad_arguments_are_reported_and_the_session_goes_on() {
     same(
         &o,
         expect![[r#"
-        debugging Box.ok in straight.sift: verified; 5 steps in the execution tree
-        stopped at the start
-        [1] line 3: method entry
-           3 |   static void ok() {
-             |               ^^
-        error: unknown command `frobnicate` (`help` lists the commands)
-        error: `x` is not a count (a positive number)
-        error: usage: branch N (`0` is not a branch number (a positive number))
-        the path does not split
-        error: `where` takes no argument
-        no failure at this step (`continue` goes to the next one)
-        the execution tree does not record the old heap (the pre-state of `old(...)`); `path` and `back` show the heaps of earlier steps
-    "#]],
+            debugging Box.ok in straight.sift: verified; 5 steps in the execution tree
+            stopped at the start
+            [1] line 3: method entry
+               3 |   static void ok() {
+                 |               ^^
+            error: unknown command `frobnicate` (`help` lists the commands)
+            error: `x` is not a count (a positive number)
+            error: usage: branch N (`0` is not a branch number (a positive number))
+            the path does not split
+            error: `where` takes no argument
+            no failure at this step (`continue` goes to the next one)
+            no old heap yet: `old(...)` reads the heap as the precondition leaves it, [2] line 3: precondition produced
+        "#]],
+    );
+}
+
+const JOIN: &str = "\
+class J {
+  int f;
+  void j(int x)
+    requires acc(f) && f > 0;
+    ensures acc(f) && f > old(f);
+  {
+    int n = 0;
+    if (x > 0) { n = 1; }
+    join acc(f) && f > 0 && n >= 0;
+    f = f + n;
+  }
+  static void k() { }
+}
+";
+
+/// `old` shows the pre-state's heap; a path that reaches a `join` after
+/// the first goes on in the merged state; `continue` finds the next
+/// failure on another branch; `member` lists and switches members.
+#[test]
+fn old_join_continue_elsewhere_and_member() {
+    let script = "where\nold\nbranches\nbranch 2\nstep\nstep\nstep\ncontinue\nmember\nmember k\nmember nope\n";
+    let o = debug("join.sift", JOIN, &[], script);
+    same(
+        &o,
+        expect![[r#"
+            debugging J.j in join.sift: 1 error; 10 steps in the execution tree
+            stopped at the first failure
+            [8] line 5: fails: postcondition might not hold
+               5 |     ensures acc(f) && f > old(f);
+                 |                       ^^^^^^^^^^
+            [8] line 5: fails: postcondition might not hold
+               5 |     ensures acc(f) && f > old(f);
+                 |                       ^^^^^^^^^^
+            old heap (1 chunk; as the precondition left it, [2] line 4: precondition produced):
+              this.f ↦ old(this.f)
+            the path splits after [3] line 7: int n = 0;
+            * 1: line 8: if (x > 0): then branch [pc + (0 < x)] — fails at line 5
+              2: line 8: if (x > 0): else branch [pc + !(0 < x)]
+            [4] line 8: if (x > 0): else branch (branch 2 of 2)
+               8 |     if (x > 0) { n = 1; }
+                 |         ^^^^^
+            [5] line 9: join acc(f) && f > 0 && n >= 0;
+               9 |     join acc(f) && f > 0 && n >= 0;
+                 |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            the paths merge at this `join`: `step` goes on from the merged state, [6] line 9: join acc(f) && f > 0 && n >= 0;
+            [6] line 9: join acc(f) && f > 0 && n >= 0;
+               9 |     join acc(f) && f > 0 && n >= 0;
+                 |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            [7] line 10: f = f + n;
+              10 |     f = f + n;
+                 |     ^^^^^^^^^^
+            [8] line 5: fails: postcondition might not hold
+               5 |     ensures acc(f) && f > old(f);
+                 |                       ^^^^^^^^^^
+            * J.j: 1 error
+              J.k: verified
+            debugging J.k in join.sift: verified; 2 steps in the execution tree
+            stopped at the start
+            [1] line 12: method entry
+              12 |   static void k() { }
+                 |               ^
+            error: `nope` is not a member of `join.sift`; its members: J.j, J.k
+        "#]],
     );
 }
 
@@ -422,7 +494,8 @@ fn help_lists_every_command() {
     let o = debug("straight.sift", STRAIGHT, &[], "help\n");
     for cmd in [
         "step", "back", "continue", "run-to", "break", "delete", "branches", "branch N", "where",
-        "list", "path", "heap", "store", "pc", "diff", "why", "save", "restore", "assume", "quit",
+        "list", "path", "heap", "store", "pc", "old", "diff", "why", "save", "restore", "assume",
+        "member", "quit",
     ] {
         assert!(
             o.stdout.contains(&format!("\n  {cmd}")),
@@ -486,21 +559,22 @@ fn why_explains_a_missing_chunk_with_the_step_that_took_it() {
     same(
         &o,
         expect![[r#"
-        debugging A.n in leak.sift: 1 error; 5 steps in the execution tree
-        stopped at the first failure
-        [5] line 8: fails: no permission to write `a.f`
-           8 |     a.f = 2;
-             |     ^^^
-        permission.missing: no permission to write `a.f`
-          `a.f` is missing: at the failure the heap was empty
-          `a@.f ↦ 1` left the heap at line 7: consumed by `leak(a);`
-          counterexample: a = object#1
-        [4] line 7: leak(a);
-           7 |     leak(a);
-             |     ^^^^^^^^
-        changes since [3] line 6: a.f = 1;
-          heap  − a@.f ↦ 1
-    "#]],
+            debugging A.n in leak.sift: 1 error; 5 steps in the execution tree
+            stopped at the first failure
+            [5] line 8: fails: no permission to write `a.f`
+               8 |     a.f = 2;
+                 |     ^^^
+            permission.missing: no permission to write `a.f`
+              `a.f` is missing: at the failure the heap was empty
+              `a.f ↦ 1` left the heap at line 7: consumed by `leak(a);`
+              counterexample: a = object#1, old(a.f) = 0
+              help: `leak(a)` took `acc(a.f)`: give it back in the callee's `ensures`
+            [4] line 7: leak(a);
+               7 |     leak(a);
+                 |     ^^^^^^^^
+            changes since [3] line 6: a.f = 1;
+              heap  − a.f ↦ 1
+        "#]],
     );
 }
 
@@ -525,11 +599,11 @@ fn reports_explain_failures() {
     for want in [
         "why:",
         "`a.f` is missing: at the failure the heap was empty",
-        "`a@.f ↦ 1` left the heap at line 7: consumed by `leak(a);`",
+        "`a.f ↦ 1` left the heap at line 7: consumed by `leak(a);`",
         "on this path: line 4: if (x > 0): then branch",
         "counterexample: x = 1, y = 1",
-        "       heap:  {}\n              − a@.f ↦ 1\n",
-        "       pc:    {(0 < x@)}\n              + (0 < x@)\n",
+        "       heap:  {}\n              − a.f ↦ 1\n",
+        "       pc:    {(0 < x)}\n              + (0 < x)\n",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
@@ -590,9 +664,9 @@ class A {
                  |                            ^^^
             end of this path
             store (3 variables):
-              i ↦ (i@ + 1)
-              n ↦ n@
-              s ↦ (s@ + i@)
+              i ↦ (i′ + 1)
+              n ↦ old(n)
+              s ↦ (s′ + i′)
         "#]],
     );
 }

@@ -23,15 +23,22 @@ fn nvim_version() -> Option<String> {
     )
 }
 
-#[test]
-fn neovim_client_shows_diagnostics_hovers_and_definitions() {
-    let Some(version) = nvim_version() else {
+/// The installed Neovim's version line, or `None` (with a notice) when the
+/// test must be skipped.
+fn nvim_or_skip(test: &str) -> Option<String> {
+    let version = nvim_version();
+    if version.is_none() {
         if std::env::var("SIFT_REQUIRE_NVIM").is_ok_and(|v| v == "1") {
             panic!("nvim is not installed but SIFT_REQUIRE_NVIM=1 (apt-get install neovim)");
         }
-        eprintln!(
-            "SKIPPED neovim end-to-end test: `nvim` is not installed (apt-get install neovim)"
-        );
+        eprintln!("SKIPPED {test}: `nvim` is not installed (apt-get install neovim)");
+    }
+    version
+}
+
+#[test]
+fn neovim_client_shows_diagnostics_hovers_and_definitions() {
+    let Some(version) = nvim_or_skip("neovim end-to-end test") else {
         return;
     };
     eprintln!("running the neovim end-to-end test with {version}");
@@ -86,4 +93,147 @@ fn neovim_client_shows_diagnostics_hovers_and_definitions() {
         "no assert.failed diagnostic on line 7:\n{log}"
     );
     assert_eq!(log.lines().last(), Some("PASS"), "{log}");
+}
+
+/// A program with one of each kind of token, and the highlight group that
+/// editors/nvim/syntax/sift.vim must give the token marked `@`:
+/// (line text, marked token, group).
+const HIGHLIGHTED: &[(&str, &str, &str)] = &[
+    ("class Cell { // TODO later", "class", "siftStructure"),
+    ("class Cell { // TODO later", "Cell", "siftClassName"),
+    ("class Cell { // TODO later", "TODO", "siftTodo"),
+    ("class Cell { // TODO later", "later", "siftLineComment"),
+    ("  int x; /* a block", "int", "siftType"),
+    ("  int x; /* a block", "block", "siftBlockComment"),
+    ("  comment */ Object o;", "comment", "siftBlockComment"),
+    ("  comment */ Object o;", "Object", "siftType"),
+    (
+        "  predicate valid() { return acc(x); }",
+        "predicate",
+        "siftStructure",
+    ),
+    (
+        "  predicate valid() { return acc(x); }",
+        "acc",
+        "siftAssertion",
+    ),
+    (
+        "  static pure int get(int n) requires n >= 0; decreases n; { return n; }",
+        "static",
+        "siftStorageClass",
+    ),
+    (
+        "  static pure int get(int n) requires n >= 0; decreases n; { return n; }",
+        "requires",
+        "siftContract",
+    ),
+    (
+        "  static pure int get(int n) requires n >= 0; decreases n; { return n; }",
+        "decreases",
+        "siftContract",
+    ),
+    (
+        "  static pure int get(int n) requires n >= 0; decreases n; { return n; }",
+        ">=",
+        "siftOperator",
+    ),
+    (
+        "  static pure int get(int n) requires n >= 0; decreases n; { return n; }",
+        "0",
+        "siftNumber",
+    ),
+    (
+        "  void m() { for (int i = 0; i < 3; i++) { x += i; } }",
+        "for",
+        "siftRepeat",
+    ),
+    (
+        "  void m() { for (int i = 0; i < 3; i++) { x += i; } }",
+        "++",
+        "siftOperator",
+    ),
+    (
+        "  void m() { for (int i = 0; i < 3; i++) { x += i; } }",
+        "+=",
+        "siftOperator",
+    ),
+    (
+        "  void n() { if (this != null) { open valid(); } else { assert true; } } //~ assert.failed",
+        "if",
+        "siftConditional",
+    ),
+    (
+        "  void n() { if (this != null) { open valid(); } else { assert true; } } //~ assert.failed",
+        "this",
+        "siftSpecial",
+    ),
+    (
+        "  void n() { if (this != null) { open valid(); } else { assert true; } } //~ assert.failed",
+        "null",
+        "siftConstant",
+    ),
+    (
+        "  void n() { if (this != null) { open valid(); } else { assert true; } } //~ assert.failed",
+        "open",
+        "siftGhost",
+    ),
+    (
+        "  void n() { if (this != null) { open valid(); } else { assert true; } } //~ assert.failed",
+        "assert.failed",
+        "siftAnnotation",
+    ),
+    ("}", "}", ""),
+];
+
+#[test]
+fn neovim_highlights_sift_files() {
+    if nvim_or_skip("neovim syntax test").is_none() {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let scratch = std::env::temp_dir().join(format!("sift-nvim-syntax-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("create a scratch directory");
+    let mut lines: Vec<&str> = Vec::new();
+    let mut probes = Vec::new();
+    for &(line, token, group) in HIGHLIGHTED {
+        if lines.last() != Some(&line) {
+            lines.push(line);
+        }
+        let column = line.rfind(token).expect("the token is on its line") + 1;
+        probes.push(format!("{{{}, {column}, '{group}'}}", lines.len()));
+    }
+    let program = scratch.join("probe.sift");
+    std::fs::write(&program, lines.join("\n") + "\n").unwrap();
+    let out = scratch.join("groups.txt");
+    let script = format!(
+        "local r = {{}} \
+         for _, p in ipairs({{{}}}) do \
+           local name = vim.fn.synIDattr(vim.fn.synID(p[1], p[2], 1), 'name') \
+           if name ~= p[3] then table.insert(r, p[1] .. ':' .. p[2] .. ' is ' .. name .. ', not ' .. p[3]) end \
+         end \
+         table.insert(r, 'filetype ' .. vim.bo.filetype) \
+         vim.fn.writefile(r, '{}')",
+        probes.join(", "),
+        out.display()
+    );
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd"])
+        .arg(format!(
+            "set runtimepath^={}",
+            root.join("editors/nvim").display()
+        ))
+        .args(["--cmd", "filetype on", "--cmd", "syntax on"])
+        .arg(&program)
+        .args(["-c", &format!("lua {script}"), "-c", "qa!"])
+        .env("XDG_STATE_HOME", scratch.join("state"))
+        .env("XDG_CONFIG_HOME", scratch.join("config"))
+        .env("XDG_DATA_HOME", scratch.join("data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("start nvim");
+    let result = std::fs::read_to_string(&out).unwrap_or_else(|e| format!("(no result: {e})"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(status.success(), "nvim exited with {status:?}");
+    assert_eq!(result, "filetype sift\n", "wrong highlighting");
 }

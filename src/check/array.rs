@@ -43,7 +43,12 @@ impl Checker {
         size: &mut Expr,
         span: Span,
     ) -> Ty {
-        let d = new_in_expression(&format!("{}[]", elem.kind), self.ctx.clause, span);
+        let d = new_in_expression(
+            &format!("{}[]", elem.kind),
+            &format!("new {}[...]", elem.kind),
+            self.ctx.clause,
+            span,
+        );
         self.report(d);
         self.new_array(elem, size)
     }

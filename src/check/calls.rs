@@ -291,7 +291,7 @@ impl Checker {
                     format!("no method `{n}` on type `{other}`"),
                 )
                 .with_label(format!("`{other}` is not a class type"));
-                self.report(d);
+                self.report(java_length_help(d, n));
                 return None;
             }
         };
@@ -328,7 +328,7 @@ impl Checker {
                 if let Some(s) = suggest(&name.name, info.callable_names()) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
-                self.report(d);
+                self.report(java_length_help(d, &name.name));
                 None
             }
         }
@@ -349,5 +349,15 @@ fn target(class: &str, sig: &Sig) -> CallTarget {
         class: class.to_string(),
         kind: sig.kind,
         is_static: sig.is_static,
+    }
+}
+
+/// Java's `s.length()`: Sift has no strings, and an array's length is a
+/// field-like read.
+fn java_length_help(d: crate::diag::Diagnostic, method: &str) -> crate::diag::Diagnostic {
+    if method == "length" && d.help.is_none() {
+        d.with_help("an array's length is `a.length`, without `()` (Sift has no strings)")
+    } else {
+        d
     }
 }

@@ -50,7 +50,12 @@ impl Checker {
             }
             ExprKind::Call(call) => self.call(call, Site::Expr(pos)),
             ExprKind::New { class, args } => {
-                let d = new_in_expression(&class.name, self.ctx.clause, span.clone());
+                let d = new_in_expression(
+                    &class.name,
+                    &format!("new {}(...)", class.name),
+                    self.ctx.clause,
+                    span.clone(),
+                );
                 self.report(d);
                 let class = class.clone();
                 self.new_object(&class, args, span)

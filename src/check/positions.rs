@@ -145,13 +145,13 @@ pub fn mutator_in_expression(name: &str, clause: Clause, span: Span) -> Diagnost
     }
 }
 
-/// `new` inside an expression.
-pub fn new_in_expression(class: &str, clause: Clause, span: Span) -> Diagnostic {
+/// `new` inside an expression; `ty x = creation;` is the statement to write.
+pub fn new_in_expression(ty: &str, creation: &str, clause: Clause, span: Span) -> Diagnostic {
     let d = error(span, format!("`new` is not allowed {}", clause.place()))
         .with_label("object creation inside an expression");
     if clause == Clause::Code {
         d.with_help(format!(
-            "assign the new object to a local variable first: `{class} x = new {class}(...);`"
+            "assign the new object to a local variable first: `{ty} x = {creation};`"
         ))
     } else {
         d.with_help("objects can only be created by statements")

@@ -198,7 +198,10 @@ impl Table {
             error(span, format!("cannot find class `{name}`")).with_label("not a declared class");
         match suggest(name, self.class_names()) {
             Some(s) => d.with_help(format!("a class with a similar name exists: `{s}`")),
-            None => d,
+            None => match java_type_help(name) {
+                Some(help) => d.with_help(help),
+                None => d,
+            },
         }
     }
 
@@ -388,4 +391,17 @@ pub fn arity_message(what: &str, expected: usize, found: usize) -> String {
         plural(expected),
         if found == 1 { " was" } else { "s were" }
     )
+}
+
+/// What a Java programmer's type is called in Sift, if anything.
+fn java_type_help(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "boolean" | "Boolean" => "did you mean `bool`? (Sift's boolean type)",
+        "long" | "short" | "byte" | "Integer" | "Long" => {
+            "did you mean `int`? (Sift's integers are unbounded, so one type is enough)"
+        }
+        "String" | "char" | "Character" => "Sift has no strings or characters",
+        "double" | "float" | "Double" | "Float" => "Sift has no floating-point numbers",
+        _ => return None,
+    })
 }

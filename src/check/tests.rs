@@ -489,3 +489,30 @@ fn uses_of_locals_and_parameters_are_bound_to_their_declarations() {
     assert_eq!(&src[decl.clone()], "int x = 2;");
     assert_eq!(&src[program.bindings[&at("p > 0")].decl.clone()], "int p");
 }
+
+#[test]
+fn java_types_and_string_methods_get_a_hint() {
+    let help = |src: &str| {
+        let d = errors(src);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        d[0].help.clone()
+    };
+    assert_eq!(
+        help("class A { boolean b; }").as_deref(),
+        Some("did you mean `bool`? (Sift's boolean type)")
+    );
+    assert_eq!(
+        help("class A { String s; }").as_deref(),
+        Some("Sift has no strings or characters")
+    );
+    assert_eq!(
+        help("class A { long n; }").as_deref(),
+        Some("did you mean `int`? (Sift's integers are unbounded, so one type is enough)")
+    );
+    assert_eq!(
+        help(&wrap("    int n = a.length();")).as_deref(),
+        Some("an array's length is `a.length`, without `()` (Sift has no strings)")
+    );
+    // A class of that name is a class like any other.
+    assert!(errors("class String { } class A { String s; }").is_empty());
+}

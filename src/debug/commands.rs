@@ -31,6 +31,7 @@ pub enum Command {
     Save(String),
     Restore(String),
     Assume(String),
+    Member(Option<String>),
     Help,
     Quit,
 }
@@ -112,6 +113,8 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "save" => Ok(Command::Save(name(arg, "save")?)),
         "restore" => Ok(Command::Restore(name(arg, "restore")?)),
         "assume" => Ok(Command::Assume(assume::clean_expr(arg)?)),
+        "member" | "m" if arg.is_empty() => Ok(Command::Member(None)),
+        "member" | "m" => Ok(Command::Member(Some(arg.to_string()))),
         "help" | "h" | "?" => no_arg(Command::Help),
         "quit" | "q" | "exit" => no_arg(Command::Quit),
         _ => Err(format!(
@@ -178,11 +181,9 @@ impl Session {
             Command::Heap => render::heap(self.run_ref(), self.at),
             Command::Store => render::store(self.run_ref(), self.at),
             Command::Pc => render::pc(self.run_ref(), self.at),
-            Command::Old => {
-                "the execution tree does not record the old heap (the pre-state of `old(...)`); \
-                 `path` and `back` show the heaps of earlier steps\n"
-                    .to_string()
-            }
+            Command::Old => render::old(self.run_ref(), self.at),
+            Command::Member(None) => self.members(),
+            Command::Member(Some(name)) => self.switch_member(&name),
             Command::Diff => render::diff(self.run_ref(), self.at),
             Command::Why => self.why(),
             Command::Save(name) => {
@@ -284,6 +285,18 @@ impl Session {
                 break Stop::Breakpoint(b);
             }
         };
+        if matches!(stop, Stop::End)
+            && target.is_none()
+            && let Some(f) = t.next_failure_elsewhere(self.at)
+        {
+            self.at = f;
+            self.choices.clear();
+            t.choose_path_to(f, &mut self.choices);
+            return format!(
+                "no failure ahead on this path; the next one is on another branch\n{}",
+                render::position(&run, f)
+            );
+        }
         if !moved {
             return format!(
                 "end of the path: no step after {}\n",
@@ -368,6 +381,9 @@ impl Session {
         let mut out = format!("{}: {}\n", e.diag.kind, e.diag.message);
         for n in e.diag.notes.iter().chain(lines.iter()) {
             out.push_str(&format!("  {n}\n"));
+        }
+        if let Some(help) = &e.diag.help {
+            out.push_str(&format!("  help: {help}\n"));
         }
         out
     }

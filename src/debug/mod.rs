@@ -37,8 +37,9 @@ pub struct Run {
 }
 
 impl Run {
-    fn new(source: String, mut report: FileReport, member: usize) -> Run {
-        let nodes = std::mem::take(&mut report.members[member].tree);
+    fn new(source: String, report: FileReport, member: usize) -> Run {
+        // A copy: `member` may switch to another member and back.
+        let nodes = report.members[member].tree.clone();
         Run {
             source,
             report,
@@ -167,7 +168,14 @@ impl Session {
             breaks: BTreeSet::new(),
             saved: BTreeMap::new(),
         };
-        let m = s.run.member();
+        let out = s.start();
+        Ok((s, out))
+    }
+
+    /// Goes to the first failure of the member of `self.run` (else its
+    /// first step) and says where that is.
+    fn start(&mut self) -> String {
+        let m = self.run.member();
         let status = if m.verified() {
             "verified".to_string()
         } else {
@@ -176,23 +184,24 @@ impl Session {
         let mut out = format!(
             "debugging {} in {}: {}; {} in the execution tree\n",
             m.name,
-            path,
+            self.path,
             status,
-            plural(s.run.tree.nodes.len(), "step", "steps")
+            plural(self.run.tree.nodes.len(), "step", "steps")
         );
-        match s.first_failure() {
+        self.choices.clear();
+        match self.first_failure() {
             Some(f) => {
-                s.at = f;
-                s.run.tree.choose_path_to(f, &mut s.choices);
+                self.at = f;
+                self.run.tree.choose_path_to(f, &mut self.choices);
                 out.push_str("stopped at the first failure\n");
             }
             None => {
-                s.at = s.run.tree.roots[0];
+                self.at = self.run.tree.roots[0];
                 out.push_str("stopped at the start\n");
             }
         }
-        out.push_str(&render::position(&s.run, s.at));
-        Ok((s, out))
+        out.push_str(&render::position(&self.run, self.at));
+        out
     }
 
     /// The failure node of the member's first error in source order, else
@@ -344,6 +353,38 @@ impl Session {
             }
             None => false,
         }
+    }
+
+    /// `member`: the members of the file and their results.
+    fn members(&self) -> String {
+        let mut out = String::new();
+        for (i, m) in self.run.report.members.iter().enumerate() {
+            let mark = if i == self.run.member { "*" } else { " " };
+            let status = if m.verified() {
+                "verified".to_string()
+            } else {
+                plural(m.errors.len(), "error", "errors")
+            };
+            out.push_str(&format!("{mark} {}: {status}\n", m.name));
+        }
+        out
+    }
+
+    /// `member C.m`: debug another member of the same program.
+    fn switch_member(&mut self, name: &str) -> String {
+        let member = match pick_member(&self.run.report, Some(name)) {
+            Ok(m) => m,
+            Err(e) => return format!("error: {e}\n"),
+        };
+        let run = Run::new(self.run.source.clone(), self.run.report.clone(), member);
+        if run.tree.is_empty() {
+            return format!(
+                "error: `{}` has no steps to go through\n",
+                run.member().name
+            );
+        }
+        self.run = Rc::new(run);
+        self.start()
     }
 
     fn replace_run(&mut self, run: Run, at: usize) {

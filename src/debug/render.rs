@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use super::Run;
 use super::tree::Choices;
 use crate::diag::line_col;
+use crate::record::StepKind;
 use crate::report::explain;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -71,6 +72,11 @@ pub fn position(run: &Run, n: usize) -> String {
         out.push_str(&format!(
             "the path splits here into {kids} branches (`branches` lists them)\n"
         ));
+    } else if let Some(m) = t.joined(n) {
+        out.push_str(&format!(
+            "the paths merge at this `join`: `step` goes on from the merged state, {}\n",
+            header(run, m)
+        ));
     } else if kids == 0 && !t.is_failure(n) {
         out.push_str("end of this path\n");
     } else if t.resumption(n).is_some() {
@@ -114,6 +120,40 @@ pub fn pc(run: &Run, n: usize) -> String {
     let mut out = format!("path condition ({}):\n", plural(pc.len(), "fact", "facts"));
     for f in pc {
         out.push_str(&format!("  {f}\n"));
+    }
+    out
+}
+
+/// The old heap (what `old(...)` reads): the heap as the precondition
+/// left it, on the path to `n`.
+pub fn old(run: &Run, n: usize) -> String {
+    let t = &run.tree;
+    let entry = t
+        .path(n)
+        .into_iter()
+        .find(|p| matches!(t.step(*p).kind, StepKind::PreconditionProduced));
+    let Some(entry) = entry else {
+        let later =
+            (0..t.nodes.len()).find(|p| matches!(t.step(*p).kind, StepKind::PreconditionProduced));
+        return match later {
+            Some(p) => format!(
+                "no old heap yet: `old(...)` reads the heap as the precondition leaves it, {}\n",
+                header(run, p)
+            ),
+            None => "no old heap: only methods and constructors have a pre-state\n".to_string(),
+        };
+    };
+    let heap = &t.step(entry).heap;
+    let at = format!("as the precondition left it, {}", header(run, entry));
+    if heap.is_empty() {
+        return format!("old heap: empty ({at})\n");
+    }
+    let mut out = format!(
+        "old heap ({}; {at}):\n",
+        plural(heap.len(), "chunk", "chunks")
+    );
+    for c in heap {
+        out.push_str(&format!("  {c}\n"));
     }
     out
 }
@@ -214,7 +254,8 @@ pub const HELP: &str = "\
 commands (a step is the state after a statement, a branch decision or a failure):
   step [N], s [N]     go N steps forward (at a split, along the chosen branch)
   back [N], b [N]     go N steps back
-  continue, c         go forward to the next failure or breakpoint
+  continue, c         go forward to the next failure or breakpoint (when the
+                      path has none left: to the next failure on another branch)
   run-to LINE         go forward to LINE (or the next failure or breakpoint)
   break [LINE]        set a breakpoint on LINE (no LINE: list them)
   delete [LINE]       remove the breakpoint on LINE (no LINE: all of them)
@@ -227,13 +268,14 @@ commands (a step is the state after a statement, a branch decision or a failure)
   heap                the heap chunks at this step
   store               the variables and their symbolic values
   pc                  the path condition
-  old                 (the old heap is not recorded; see `path` and `back`)
+  old                 the old heap: the pre-state `old(...)` reads
   diff                what changed since the step before
   why                 why the failure at this step happened
   save NAME           remember this position (and program) as NAME
   restore NAME        go back to a saved position
   assume EXPR         insert `assume EXPR;` at this point of the program,
                       verify again and continue at the new `assume` step
+  member C.m          debug another member of the file (`member` lists them)
   help, h             this list
   quit, q             leave (end of input too)
 ";

@@ -114,10 +114,26 @@ impl Tree {
     pub fn next(&self, n: usize, choices: &Choices) -> Option<usize> {
         let kids = &self.children[n];
         if kids.is_empty() {
-            return self.resumption(n);
+            return self.resumption(n).or_else(|| self.joined(n));
         }
         let i = choices.get(&n).copied().unwrap_or(0);
         kids.get(i).or(kids.first()).copied()
+    }
+
+    /// Where a path that reached a `join` after the first one goes on: the
+    /// `join` step of the merged state (paper section 6.1), which the
+    /// first arrival's path leads to.
+    pub fn joined(&self, n: usize) -> Option<usize> {
+        let step = self.step(n);
+        if !self.children[n].is_empty() || !matches!(step.kind, StepKind::Join { .. }) {
+            return None;
+        }
+        (0..self.nodes.len()).find(|m| {
+            *m != n
+                && !self.children[*m].is_empty()
+                && self.step(*m).span == step.span
+                && matches!(self.step(*m).kind, StepKind::Join { .. })
+        })
     }
 
     /// The first split at `n` or after it along the chosen branches.
@@ -143,6 +159,22 @@ impl Tree {
         }
         out.sort_unstable();
         out
+    }
+
+    /// The first failure after `n` in the tree's order (depth first, the
+    /// branches of a split in order), for `continue` once the path of `n`
+    /// has no failure left: it is on another branch.
+    pub fn next_failure_elsewhere(&self, n: usize) -> Option<usize> {
+        let mut stack: Vec<usize> = self.roots.iter().rev().copied().collect();
+        let mut passed = false;
+        while let Some(at) = stack.pop() {
+            if passed && self.is_failure(at) {
+                return Some(at);
+            }
+            passed |= at == n;
+            stack.extend(self.children[at].iter().rev());
+        }
+        None
     }
 
     /// Choices that lead from the first step to `n`.

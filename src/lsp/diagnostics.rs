@@ -7,10 +7,8 @@ use lsp_types::{
 
 use super::documents::{Edit, LineIndex, shift};
 use crate::diag::Diagnostic;
+use crate::report::explain;
 use crate::verify::{ErrorReport, MemberReport};
-
-/// At most this many values of a counterexample go into a message.
-const MAX_COUNTEREXAMPLE: usize = 12;
 
 /// The LSP range of a primary span: an empty span is widened to the
 /// character after it (on the same line), so that editors can show it.
@@ -27,14 +25,16 @@ fn primary_range(text: &str, lines: &LineIndex, span: &std::ops::Range<usize>) -
     lines.range(text, &span)
 }
 
-/// One Sift diagnostic as an LSP diagnostic: `code` is the error kind,
-/// notes, help and a counterexample follow the message on lines of their own.
+/// One Sift diagnostic as an LSP diagnostic: `code` is the error kind;
+/// notes, the explanation of the failure (the path's branches, what the
+/// heap held, a counterexample: what the command line prints under `why`)
+/// and help follow the message on lines of their own.
 pub fn to_lsp(
     uri: &Uri,
     text: &str,
     lines: &LineIndex,
     d: &Diagnostic,
-    counterexample: &[(String, String)],
+    why: &[String],
 ) -> LspDiagnostic {
     let mut message = d.message.clone();
     let repeated = d.message.contains(&d.label) || d.notes.iter().any(|n| n.contains(&d.label));
@@ -45,22 +45,13 @@ pub fn to_lsp(
         message.push_str("\nnote: ");
         message.push_str(note);
     }
+    for line in why {
+        message.push('\n');
+        message.push_str(line);
+    }
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
         message.push_str(help);
-    }
-    if !counterexample.is_empty() {
-        let shown: Vec<String> = counterexample
-            .iter()
-            .take(MAX_COUNTEREXAMPLE)
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect();
-        let more = if counterexample.len() > MAX_COUNTEREXAMPLE {
-            ", …"
-        } else {
-            ""
-        };
-        message.push_str(&format!("\ncounterexample: {}{more}", shown.join(", ")));
     }
     let related: Vec<DiagnosticRelatedInformation> = d
         .related
@@ -102,7 +93,7 @@ pub fn errors_to_lsp(
 ) -> Vec<LspDiagnostic> {
     errors
         .iter()
-        .map(|e| to_lsp(uri, text, lines, &e.diag, &e.counterexample))
+        .map(|e| to_lsp(uri, text, lines, &e.diag, &explain::explain(e, text)))
         .collect()
 }
 

@@ -16,8 +16,8 @@ use crate::verify::{FileReport, Hooks, MemberReport, Options, Progress};
 /// Parses and checks `text`: the resolved program (also after type errors,
 /// resolved as far as the checker got) and the parse or type errors.
 pub fn front(text: &str) -> (Option<Program>, Vec<Diagnostic>) {
-    match crate::syntax::parse(text) {
-        Err(d) => (None, vec![d]),
+    match crate::syntax::parse_all(text) {
+        Err(errors) => (None, errors),
         Ok(mut program) => {
             let errors = crate::check::check(&mut program);
             (Some(program), errors)

@@ -131,6 +131,8 @@ pub struct FailureView {
     pub close_lack: Option<CloseLack>,
     /// Why the solver could not answer the failing proof, if it gave up.
     pub gave_up: Option<GaveUp>,
+    /// The fix to suggest, if one is likely.
+    pub hint: Option<super::hint::Hint>,
 }
 
 impl FailureView {

@@ -3,6 +3,7 @@
 //! Plain data: the engine fills it, the renderers word it.
 
 pub mod failure;
+pub mod hint;
 pub mod step;
 pub mod words;
 

@@ -11,6 +11,7 @@ use crate::diag::{Diagnostic, Kind};
 use crate::solver::GaveUp;
 
 use super::failure::{ChunkView, CloseLack, FailureView, Reason, Related};
+use super::hint::{Before, Hint};
 use super::step::{Arm, Inferred, StepKind};
 
 impl fmt::Display for StepKind {
@@ -229,7 +230,135 @@ pub fn diagnostic(f: &FailureView, names: &LimitNames) -> Diagnostic {
     if let Some(why) = &f.gave_up {
         diag = diag.with_note(gave_up_note(why, names));
     }
+    if let Some(hint) = &f.hint {
+        diag = diag.with_help(hint.to_string());
+    }
     diag
+}
+
+impl fmt::Display for Before {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Before::Returning => "before returning",
+            Before::TheCall => "before the call",
+            Before::TheLoop => "before the loop",
+            Before::TheJoin => "before the `join`",
+            Before::TheAssert => "before the `assert`",
+        })
+    }
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hint::RequireAccess { access } => write!(
+                f,
+                "add `requires acc({access});` to the method (or get it from a callee's `ensures`)"
+            ),
+            Hint::GiveBack { access, call } => write!(
+                f,
+                "`{call}` took `acc({access})`: give it back in the callee's `ensures`"
+            ),
+            Hint::AccessFirst { access } => write!(
+                f,
+                "put `acc({access})` before this read (in the `requires` or the predicate body)"
+            ),
+            Hint::AddToInvariant { what } => write!(
+                f,
+                "the loop body starts from its invariant only: add `{what}` to the invariant"
+            ),
+            Hint::OpenFirst { instance } => write!(
+                f,
+                "`{instance}` is held: open it first (`open {instance};`, or let inference do it)"
+            ),
+            Hint::CloseFirst { instance, before } => {
+                write!(f, "close `{instance}` {before} (`close {instance};`)")
+            }
+            Hint::RequireInstance { instance } => write!(
+                f,
+                "add `requires {instance};` to the method (or get it from a callee's `ensures`)"
+            ),
+            Hint::AlreadyOpen { instance } => write!(
+                f,
+                "`{instance}` is already open here: its body is held, so it needs no `open`"
+            ),
+            Hint::UseDefinition { call } => write!(
+                f,
+                "this fact is about `{call}`: `use {call};` gives its definition"
+            ),
+            Hint::NotImplied { fact } => write!(
+                f,
+                "nothing on this path implies `{fact}`: the precondition (or a callee's postcondition) must say what it needs"
+            ),
+            Hint::CalleeNeeds { what } => write!(
+                f,
+                "the callee requires `{what}` (in its own terms): hold it at the call, from this method's `requires` or a callee's `ensures`"
+            ),
+            Hint::EstablishBeforeCall { fact } => write!(
+                f,
+                "the callee requires `{fact}`: make it hold before the call (or require it of this method's callers)"
+            ),
+            Hint::EstablishBeforeReturn { fact } => write!(
+                f,
+                "make `{fact}` hold on this path before returning, or weaken the `ensures`"
+            ),
+            Hint::EstablishBeforeLoop { fact } => write!(
+                f,
+                "make `{fact}` hold before the loop, or weaken the invariant"
+            ),
+            Hint::Reestablish { fact } => write!(
+                f,
+                "the body must make `{fact}` hold again, from the invariant and the condition alone: strengthen the invariant"
+            ),
+            Hint::EstablishBeforeJoin { fact } => write!(
+                f,
+                "every path reaching the `join` must satisfy `{fact}`: make it hold on this path, or weaken the `join`"
+            ),
+            Hint::EstablishBeforeClose { fact } => write!(
+                f,
+                "the predicate body needs `{fact}`: make it hold before the `close`"
+            ),
+            Hint::NonNull { receiver } => write!(
+                f,
+                "add `requires {receiver} != null;`, or test it: `if ({receiver} != null) {{ ... }}`"
+            ),
+            Hint::NonZero { divisor } => write!(
+                f,
+                "add `requires {divisor} != 0;`, or test it: `if ({divisor} != 0) {{ ... }}`"
+            ),
+            Hint::InBounds { array, index } => write!(
+                f,
+                "make `0 <= {index} && {index} < {array}.length` hold here: require it, or test it with `if`"
+            ),
+            Hint::NonNegativeSize { size } => write!(
+                f,
+                "add `requires {size} >= 0;`, or test it: `if ({size} >= 0) {{ ... }}`"
+            ),
+            Hint::Decreases { callee } => write!(
+                f,
+                "the `decreases` measure of `{callee}` must stay at least 0 and get smaller at each recursive call: require what makes it so, or choose another measure"
+            ),
+            Hint::NoSelfCall { callee } => write!(
+                f,
+                "state what the precondition needs directly, without calling `{callee}`"
+            ),
+            Hint::Recursion { callee } => write!(
+                f,
+                "give `{callee}` a `decreases` measure that gets smaller at each call, or make the call inside `opening`"
+            ),
+            Hint::Terminate { callee, caller } => write!(
+                f,
+                "declare `{callee}` before `{caller}`, call it inside `opening`, or give both a `decreases` measure"
+            ),
+            Hint::KeepUntouched { part } => write!(
+                f,
+                "the code writes `{part}`: leave it out of `untouched(...)`, or do not write it"
+            ),
+            Hint::HelpTheSolver => f.write_str(
+                "help the solver with intermediate `assert`s, or give it more time or resources",
+            ),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +377,7 @@ mod tests {
             path_end: None,
             close_lack: None,
             gave_up,
+            hint: None,
         }
     }
 

@@ -335,6 +335,12 @@ impl<'z> Solver<'z> {
                 self.gave_up += 1;
             }
         }
+        // The answer as `z3 FILE` prints it, so a replay can be compared.
+        self.log(match r {
+            SatResult::Sat => "; answer: sat",
+            SatResult::Unsat => "; answer: unsat",
+            SatResult::Unknown => "; answer: unknown",
+        });
         r
     }
 
@@ -403,12 +409,21 @@ impl<'z> Solver<'z> {
         extra: Option<&Term>,
         terms: &[Term],
     ) -> Option<Vec<String>> {
+        self.queries += 1;
         self.sync(pc);
+        let goal = match extra {
+            Some(e) => Some(self.translate(e).as_bool()?),
+            None => None,
+        };
         self.s.push();
-        if let Some(e) = extra {
-            let b = self.translate(e).as_bool()?;
-            self.s.assert(&b);
+        self.log("; a model of the path, for a counterexample\n(push 1)");
+        if let (Some(b), Some(e)) = (&goal, extra) {
+            self.s.assert(b);
+            if self.log.is_some() {
+                self.log(&format!("(assert {})", to_smtlib(e)));
+            }
         }
+        self.log("(check-sat)");
         let result = self.check_sat();
         let candidate = match result {
             SatResult::Sat => true,
@@ -465,6 +480,7 @@ impl<'z> Solver<'z> {
                 })
         };
         self.s.pop(1);
+        self.log("(pop 1)");
         values
     }
 

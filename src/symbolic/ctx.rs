@@ -197,6 +197,11 @@ impl<'z> Ctx<'z> {
         saved
     }
 
+    /// Whether a loop body is being verified (its condition included).
+    pub fn in_loop_body(&self) -> bool {
+        self.loop_depth > 0
+    }
+
     pub fn leave_unit(&mut self, saved: (u32, State)) {
         self.loop_depth -= 1;
         self.unit = saved.0;
@@ -359,6 +364,7 @@ impl<'z> Ctx<'z> {
             path_end: s.trace.last().map(|step| step.span.clone()),
             close_lack,
             gave_up,
+            hint: None,
         };
         let lenient = s.obligation.as_ref().is_some_and(|o| o.lenient);
         let already = s.obligation.as_ref().is_some_and(|o| o.reported);
@@ -374,6 +380,8 @@ impl<'z> Ctx<'z> {
         };
         self.record(&mut at_failure, failed_at.clone(), step);
         if !already && self.seen.insert((reported_kind, failed_at.clone())) {
+            let mut view = view;
+            view.hint = super::hint::hint(self, s, &view);
             let counterexample = self.counterexample(s, &pc, refuted.as_ref());
             let inputs = self.replay_inputs(s, refuted.as_ref());
             self.failures.push(Failure {
@@ -436,6 +444,43 @@ impl<'z> Ctx<'z> {
                     continue;
                 }
                 names.push(format!("{owner}.{}", super::heap::short_name(field)));
+                terms.push(value.clone());
+            }
+        }
+        // The pure method calls of the failing fact (`c.getX() = 3`), and
+        // the fields of the pre-state (`old(c.f) = 1`).
+        let entry = self.entry.as_ref().map(super::names::StoreIndex::new);
+        let program_names = super::names::Names::new(
+            &self.prog,
+            &self.source,
+            (&store, &s.heap, &s.old),
+            entry.as_ref(),
+        );
+        if let Some(g) = goal {
+            for (shown, t) in program_names.pure_calls(g) {
+                names.push(shown);
+                terms.push(t);
+            }
+        }
+        let current: std::collections::HashSet<_> = s
+            .heap
+            .iter()
+            .filter_map(|(_, c)| match c {
+                super::heap::Chunk::Field { recv, field, value } => Some((recv, field, value)),
+                super::heap::Chunk::Pred { .. } => None,
+            })
+            .collect();
+        for (_, c) in s.old.iter() {
+            if let super::heap::Chunk::Field { recv, field, value } = c {
+                // Values the method has not changed are shown once.
+                if current.contains(&(recv, field, value)) || &**field == crate::syntax::ast::ELEMS
+                {
+                    continue;
+                }
+                let Some((owner, _)) = store.iter().find(|(_, v)| *v == recv) else {
+                    continue;
+                };
+                names.push(format!("old({owner}.{})", super::heap::short_name(field)));
                 terms.push(value.clone());
             }
         }

@@ -511,7 +511,16 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
         return k(ctx, s);
     }
     let ob = Obligation::per_conjunct(Kind::JoinFailed);
-    consume(ctx, s.clone(), a, Some(ob), &|_, _, _| {});
+    let later = ctx.joins_done.contains(&(span.start, ctx.unit));
+    consume(ctx, s.clone(), a, Some(ob), &|ctx, _, _| {
+        // A later arrival ends here; its step lets the debugger show
+        // that the path goes on in the merged state.
+        if later {
+            let mut arrived = s.clone();
+            let text = ctx.text(&span);
+            ctx.record(&mut arrived, span.clone(), StepKind::Join { text });
+        }
+    });
     if !ctx.joins_done.insert((span.start, ctx.unit)) {
         return;
     }

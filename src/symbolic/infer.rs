@@ -147,11 +147,8 @@ fn search(
     opened.heap = without;
     opened.obligation = None;
     // In the program's terms where a variable holds the owner.
-    let owner_name = s
-        .store
-        .iter()
-        .find(|(_, v)| **v == owner)
-        .map_or_else(|| owner.to_string(), |(k, _)| k.to_string());
+    let owner_name =
+        super::names::Names::new(&prog, &ctx.source, (&s.store, &heap, &s.old), None).term(&owner);
     let shown = format!("{owner_name}.{}()", q.decl.name.name);
     produce_body(ctx, opened, snap, &q.decl.body, &|ctx, produced| {
         // What opening a held instance learns is true: it stays.

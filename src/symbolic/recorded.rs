@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use super::ctx::{Failure, Found};
 use super::heap::{Chunk, short_name};
+use super::names::{Names, StoreIndex};
 use super::paths::ModelInputs;
+use super::program::ProgramInfo;
 use super::state::Step;
 use crate::diag::{Diagnostic, Kind};
 use crate::record::words::{self, LimitNames};
@@ -18,29 +20,42 @@ use crate::record::{ChunkName, ChunkView, ErrorReport, TraceStep, TreeNode};
 /// otherwise render 10^10 of them).
 const TRACE_STATE_ITEMS: usize = 200_000;
 
-fn render_step(step: &Step) -> TraceStep {
+/// What the values of a member's steps are named with: its program and
+/// the store on entry (for `old(p)`).
+pub struct Naming<'a> {
+    pub prog: &'a ProgramInfo,
+    pub source: &'a str,
+    pub entry: Option<StoreIndex<'a>>,
+}
+
+fn render_step(step: &Step, naming: &Naming) -> TraceStep {
+    let names = Names::of_step(naming.prog, naming.source, step, naming.entry.as_ref());
     TraceStep {
         span: step.span.clone(),
         kind: step.kind.clone(),
-        heap: step.heap.iter().map(|(_, c)| chunk_view(c)).collect(),
+        heap: step
+            .heap
+            .iter()
+            .map(|(_, c)| chunk_view(c, &names))
+            .collect(),
         store: step
             .store
             .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (k.to_string(), names.value_of(k, v)))
             .collect(),
-        pc: step.pc.facts().iter().map(|t| t.to_string()).collect(),
+        pc: names.facts(&step.pc.facts()),
         elided: false,
     }
 }
 
-fn chunk_view(c: &Chunk) -> ChunkView {
+fn chunk_view(c: &Chunk, names: &Names) -> ChunkView {
     let of = match c {
         Chunk::Field { field, .. } => ChunkName::Field(short_name(field).to_string()),
         Chunk::Pred { pred, .. } => ChunkName::Predicate(short_name(pred).to_string()),
     };
     ChunkView {
         of,
-        text: c.to_string(),
+        text: names.chunk(c),
     }
 }
 
@@ -58,14 +73,14 @@ fn elided_step(step: &Step) -> TraceStep {
 
 /// The trace of a failure, with the states of its last steps while they fit
 /// in `TRACE_STATE_ITEMS` (the last step's always).
-fn render_trace(steps: &[Arc<Step>]) -> Vec<TraceStep> {
+fn render_trace(steps: &[Arc<Step>], naming: &Naming) -> Vec<TraceStep> {
     let mut budget = TRACE_STATE_ITEMS;
     let mut out: Vec<TraceStep> = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate().rev() {
         let items = step.heap.len() + step.store.len() + step.pc.len();
         if items <= budget || i + 1 == steps.len() {
             budget = budget.saturating_sub(items);
-            out.push(render_step(step));
+            out.push(render_step(step, naming));
         } else {
             budget = 0;
             out.push(elided_step(step));
@@ -81,6 +96,7 @@ pub fn error_report(
     member: &str,
     f: Failure,
     names: &LimitNames,
+    naming: &Naming,
 ) -> (ErrorReport, Option<ModelInputs>) {
     let (diag, reason) = match f.found {
         Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
@@ -97,7 +113,7 @@ pub fn error_report(
         diag,
         reason,
         member: member.to_string(),
-        trace: render_trace(&f.trace.steps()),
+        trace: render_trace(&f.trace.steps(), naming),
         counterexample: f.counterexample,
         replay: None,
     };
@@ -106,7 +122,7 @@ pub fn error_report(
 
 /// Numbers the recorded steps; a parent always precedes its children
 /// because a step is recorded after the one it extends.
-pub fn tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
+pub fn tree(steps: &[Arc<Step>], naming: &Naming) -> Vec<TreeNode> {
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut out = Vec::with_capacity(steps.len());
     for step in steps {
@@ -121,7 +137,7 @@ pub fn tree(steps: &[Arc<Step>]) -> Vec<TreeNode> {
         index.insert(key, out.len());
         out.push(TreeNode {
             parent,
-            step: render_step(step),
+            step: render_step(step, naming),
         });
     }
     out

@@ -73,6 +73,8 @@ pub struct Step {
     pub span: Span,
     pub kind: StepKind,
     pub heap: Heap,
+    /// The old heap (`old(...)` reads it): named values of the pre-state.
+    pub old: Heap,
     pub store: Store,
     pub pc: PathCondition,
     pub parent: Option<Arc<Step>>,
@@ -188,6 +190,7 @@ impl State {
             span,
             kind,
             heap: self.heap.clone(),
+            old: self.old.clone(),
             store: self.store.clone(),
             pc: self.pc.clone(),
             parent: self.trace.0.take(),

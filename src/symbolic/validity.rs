@@ -109,6 +109,10 @@ pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
     );
     let snap = ctx.fresh_snap();
     produce(ctx, s0, snap, &p.pre, &|ctx, s1| {
+        // The pre-state, for naming values on entry (`old` itself is not
+        // allowed in a pure body).
+        let mut s1 = s1;
+        s1.old = s1.heap.clone();
         let body = |ctx: &mut Ctx, s: State, measure: Option<Term>| {
             ctx.termination = Some((p.fun.clone(), p.decl.span.start));
             ctx.measure = measure;

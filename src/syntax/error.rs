@@ -5,6 +5,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use crate::diag::{Diagnostic, Kind, line_col};
 use crate::syntax::ast::Span;
+use crate::syntax::habits;
 use crate::syntax::parse::Rule;
 use crate::syntax::scan::{prev_token_end, token_at, too_deep};
 
@@ -150,6 +151,9 @@ pub fn list(items: &[&str]) -> String {
 pub fn expected(src: &str, pos: usize, items: &[&str]) -> Diagnostic {
     let (span, found) = token_at(src, pos);
     let wanted = list(items);
+    if let Some(d) = habits::java_habit(src, pos, &found, &wanted) {
+        return d;
+    }
     if items.is_empty() {
         return Diagnostic::new(Kind::Parse, span, format!("unexpected {found}"))
             .with_label("unexpected token");

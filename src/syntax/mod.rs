@@ -6,7 +6,9 @@
 pub mod ast;
 mod error;
 mod expr;
+mod habits;
 mod parse;
+mod recover;
 mod scan;
 mod sugar;
 #[cfg(test)]
@@ -28,6 +30,15 @@ const PARSER_STACK: usize = 64 << 20;
 #[allow(clippy::result_large_err)]
 pub fn parse(source: &str) -> Result<ast::Program, Diagnostic> {
     parse_boxed(source).map_err(|d| *d)
+}
+
+/// Parses a whole source file, reporting on failure the first syntax error
+/// (exactly as `parse`) and then those of later members, found by parsing
+/// again without the members that failed.
+pub fn parse_all(source: &str) -> Result<ast::Program, Vec<Diagnostic>> {
+    parse_boxed(source).map_err(|first| {
+        recover::with_later_errors(source, *first, |text| parse_boxed(text).map(|_| ()))
+    })
 }
 
 fn parse_boxed(source: &str) -> parse::R<ast::Program> {

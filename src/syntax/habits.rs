@@ -1,0 +1,165 @@
+//! Syntax errors that come from writing Java: access modifiers, `==` where a
+//! statement assigns, `=` where a condition compares. Each is recognised
+//! from the tokens around the failure, so the first error stays where the
+//! parser stopped unless a modifier is to blame.
+
+use crate::diag::{Diagnostic, Kind};
+use crate::syntax::ast::Span;
+use crate::syntax::scan::token_at;
+
+/// Java words that Sift does not have in front of a declaration.
+const MODIFIERS: [&str; 9] = [
+    "public",
+    "private",
+    "protected",
+    "final",
+    "abstract",
+    "synchronized",
+    "transient",
+    "volatile",
+    "native",
+];
+
+/// A diagnostic for a Java habit at the failure at `pos`, where `found`
+/// names the token there and `wanted` the tokens that could follow.
+pub fn java_habit(src: &str, pos: usize, found: &str, wanted: &str) -> Option<Diagnostic> {
+    let before = tokens_before(src, pos);
+    let text = |s: &Span| &src[s.clone()];
+    // The declaration or statement that failed starts after the last `;`,
+    // `{` or `}`.
+    let start = before
+        .iter()
+        .rposition(|s| matches!(text(s), ";" | "{" | "}"))
+        .map_or(0, |k| k + 1);
+    // The token after the first: the next one before `pos`, or the one at it.
+    let second = match before.get(start + 1) {
+        Some(s) => text(s),
+        None => &src[token_at(src, pos).0],
+    };
+    if let Some(modifier) = before.get(start)
+        && MODIFIERS.contains(&text(modifier))
+        && next_is_word(second)
+    {
+        let word = text(modifier);
+        let help = if word.starts_with('p') {
+            format!("remove `{word}`: Sift has no access modifiers, every member is visible")
+        } else {
+            format!("remove `{word}`: Sift has no such modifier")
+        };
+        return Some(
+            Diagnostic::new(
+                Kind::Parse,
+                modifier.clone(),
+                format!("`{word}` is not Sift"),
+            )
+            .with_label("a Java modifier")
+            .with_help(help),
+        );
+    }
+    let base = |help: &str| {
+        let (span, _) = token_at(src, pos);
+        Diagnostic::new(
+            Kind::Parse,
+            span,
+            format!("expected {wanted}, found {found}"),
+        )
+        .with_label(format!("expected {wanted}"))
+        .with_help(help.to_string())
+    };
+    // `x == e;` as a statement: the first token is the whole target.
+    if found == "`==`" && before.len() == start + 1 {
+        return Some(base(
+            "`==` compares two values; to assign, write `=` (as in `x = e;`)",
+        ));
+    }
+    // `if (x = e)`: an assignment where an operator or `)` must come.
+    if found == "`=`" && (wanted.contains("operator") || wanted.contains("`)`")) {
+        return Some(base(
+            "`=` assigns, and only as a statement; to compare two values, write `==`",
+        ));
+    }
+    None
+}
+
+fn next_is_word(token: &str) -> bool {
+    token
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+}
+
+/// The spans of the tokens that start before `pos`, comments skipped.
+pub(super) fn tokens_before(src: &str, pos: usize) -> Vec<Span> {
+    let bytes = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < pos.min(bytes.len()) {
+        match bytes[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = src[i..].find(['\n', '\r']).map_or(bytes.len(), |k| i + k);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = src[i + 2..].find("*/").map_or(bytes.len(), |k| i + k + 4);
+            }
+            _ => {
+                let (span, _) = token_at(src, i);
+                i = span.end.max(i + 1);
+                out.push(span);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::parse;
+
+    fn error(src: &str) -> (usize, String, Option<String>) {
+        let d = parse(src).expect_err("a syntax error");
+        (d.span.start, d.message.clone(), d.help.clone())
+    }
+
+    #[test]
+    fn access_modifiers_are_blamed() {
+        let src = "class A {\n  public int x;\n}\n";
+        let (at, message, help) = error(src);
+        assert_eq!(at, src.find("public").unwrap());
+        assert_eq!(message, "`public` is not Sift");
+        assert_eq!(
+            help.as_deref(),
+            Some("remove `public`: Sift has no access modifiers, every member is visible")
+        );
+        let src = "class A {\n  int x;\n  private static void m() { }\n}\n";
+        assert_eq!(error(src).0, src.find("private").unwrap());
+        let src = "public class A { }\n";
+        assert_eq!(error(src).0, 0);
+        let src = "class A { final int x; }\n";
+        assert_eq!(
+            error(src).2.as_deref(),
+            Some("remove `final`: Sift has no such modifier")
+        );
+    }
+
+    #[test]
+    fn a_local_named_like_a_modifier_is_not_a_modifier() {
+        // `public = 1;` parses; the error is the missing `;` after it.
+        let src = "class A { static void m() { int public; public = 1 } }\n";
+        let (_, message, help) = error(src);
+        assert_eq!(message, "expected `;`, found `}`");
+        assert_eq!(help, None);
+    }
+
+    #[test]
+    fn double_equals_as_a_statement_and_equals_in_a_condition() {
+        let src = "class A { static void m(int x) {\n x == 4;\n } }\n";
+        let (at, _, help) = error(src);
+        assert_eq!(at, src.find("==").unwrap());
+        assert!(help.unwrap().starts_with("`==` compares two values"));
+        let src = "class A { static void m(int x) {\n if (x = 4) { } } }\n";
+        let (at, _, help) = error(src);
+        assert_eq!(at, src.find(" = ").unwrap() + 1);
+        assert!(help.unwrap().starts_with("`=` assigns"));
+    }
+}
