@@ -13,6 +13,7 @@ pub mod partition;
 pub mod progress;
 pub mod report;
 pub mod solver;
+pub mod stack;
 pub mod symbolic;
 pub mod syntax;
 pub mod verify;

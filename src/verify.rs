@@ -26,6 +26,10 @@ use crate::syntax::ast::Span;
 /// Stack for verifier threads; untouched pages cost nothing.
 const STACK_BYTES: usize = 1 << 30;
 
+/// Stack that walks bounded at run time (`crate::stack`) may use on a
+/// thread of `with_big_stack`: half of it, the rest is margin.
+pub const WALK_STACK_BUDGET: usize = STACK_BYTES / 2;
+
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Per-query Z3 resource limit (deterministic; `solver::Limits`).
