@@ -36,6 +36,8 @@ enum Expect {
     Verified,
     /// A parse error whose message contains this.
     Parse(&'static str),
+    /// `assert.failed` in `verify`, `run`, `test` and `debug`.
+    AssertFails,
 }
 
 struct Case {
@@ -173,6 +175,16 @@ fn cases() -> Vec<Case> {
             source: method(&"    x = x + x;\n".repeat(STATEMENTS)),
             expect: Expect::Verified,
         },
+        // A failure after deep terms: traces, explanations, counterexamples
+        // and replays render them; Z3 gets a product of degree 2^5000.
+        Case {
+            name: "failure after products",
+            source: method(&format!(
+                "{}    assert x == 7;",
+                "    x = x * x;\n".repeat(STATEMENTS)
+            )),
+            expect: Expect::AssertFails,
+        },
         Case {
             name: "else if chain",
             source: method(&format!(
@@ -235,6 +247,7 @@ fn deep_inputs_give_clear_errors_or_answers() {
         let code = match case.expect {
             Expect::Verified => 0,
             Expect::Parse(_) => 2,
+            Expect::AssertFails => 1,
         };
         let runs: [(&str, Vec<&str>, &str); 5] = [
             ("verify", vec!["verify", path], ""),
@@ -253,6 +266,21 @@ fn deep_inputs_give_clear_errors_or_answers() {
             if let Some(why) = out.crash() {
                 fail(why);
                 continue;
+            }
+            // A debugging session ends with 0 whatever it found.
+            let code = if what == "debug" && code == 1 {
+                0
+            } else {
+                code
+            };
+            if case.expect == Expect::AssertFails
+                && !out.stdout.contains("might not hold")
+                && !out.stdout.contains("is false")
+            {
+                fail(format!(
+                    "no failure shown\n{}",
+                    &out.stdout[..out.stdout.len().min(2000)]
+                ));
             }
             if out.code != Some(code) {
                 fail(format!(
@@ -274,6 +302,10 @@ fn deep_inputs_give_clear_errors_or_answers() {
                     Ok(v) => {
                         let stage = v["files"][0]["stage"].as_str().unwrap_or("");
                         let want = if code == 2 { "parse" } else { "verify" };
+                        let kind = &v["files"][0]["errors"][0]["kind"];
+                        if case.expect == Expect::AssertFails && kind != "assert.failed" {
+                            fail(format!("error kind {kind}"));
+                        }
                         if stage != want {
                             fail(format!("stage {stage:?}, expected {want:?}"));
                         }
@@ -298,6 +330,7 @@ fn lsp_round(case: &Case) -> Result<(), String> {
     let diags = c.diagnostics(uri, LIMIT, |d| match case.expect {
         Expect::Verified => d.is_empty(),
         Expect::Parse(_) => support::has_code(d, "parse"),
+        Expect::AssertFails => support::has_code(d, "assert.failed"),
     });
     if let Expect::Parse(msg) = case.expect
         && !diags

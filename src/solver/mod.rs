@@ -7,6 +7,7 @@
 //! path being asked about, and only the new facts are asserted.
 
 mod config;
+mod degree;
 mod smtlib;
 mod watchdog;
 
@@ -61,6 +62,8 @@ pub struct Solver<'z> {
     sorts: [ZSort<'z>; 4],
     decls: HashMap<String, FuncDecl<'z>>,
     cache: HashMap<Term, Dynamic<'z>>,
+    /// Polynomial degrees of the products met (`degree`).
+    degrees: HashMap<Term, u64>,
     /// The top path-condition node of each push level, bottom first.
     levels: Vec<Arc<PcNode>>,
     log: Option<String>,
@@ -125,6 +128,7 @@ impl<'z> Solver<'z> {
             sorts,
             decls: HashMap::new(),
             cache: HashMap::new(),
+            degrees: HashMap::new(),
             levels: Vec::new(),
             log: log.then(String::new),
             dog,
@@ -198,6 +202,15 @@ impl<'z> Solver<'z> {
     fn translate(&mut self, t: &Term) -> Dynamic<'z> {
         if let Some(d) = self.cache.get(t) {
             return d.clone();
+        }
+        if matches!(t.op(), Op::Mul | Op::Div | Op::Mod)
+            && degree::degree(t, &mut self.degrees) > degree::MAX_DEGREE
+        {
+            // Sound abstraction (see `degree`): one fresh constant per term.
+            let name = format!("nonlinear!{}", self.cache.len());
+            let d = FuncDecl::new(self.z, name.as_str(), &[], self.sort(t.sort())).apply(&[]);
+            self.cache.insert(t.clone(), d.clone());
+            return d;
         }
         let args: Vec<Dynamic<'z>> = t.args().iter().map(|a| self.translate(a)).collect();
         let z = self.z;
