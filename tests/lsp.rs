@@ -193,10 +193,7 @@ fn hover_shows_the_elements_chunk() {
         .as_str()
         .unwrap_or_default()
         .to_string();
-    assert!(
-        md.contains("heap   a.elems ↦ [0, …][1 := 5]"),
-        "{md}"
-    );
+    assert!(md.contains("heap   a.elems ↦ [0, …][1 := 5]"), "{md}");
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 

@@ -70,8 +70,8 @@ impl Checker {
         );
     }
 
-    /// The target of an update: a local variable, a parameter or a field
-    /// (arrays will add their elements), of type `int`. Resolves it in place.
+    /// The target of an update: a local variable, a parameter, a field or an
+    /// array element, of type `int`. Resolves it in place.
     fn update_target(&mut self, target: &mut Expr, sym: &str) {
         if let ExprKind::Name(id) = &target.kind
             && let Resolved::Class = self.lookup_name(&id.name)
@@ -86,7 +86,7 @@ impl Checker {
         }
         let t = self.expr(target, Pos::Value);
         match &target.kind {
-            ExprKind::Var(_) | ExprKind::Field { .. } => {}
+            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => {}
             ExprKind::This => {
                 let d = error(target.span.clone(), "cannot assign to `this`")
                     .with_label("`this` is not a variable");
@@ -98,7 +98,7 @@ impl Checker {
             _ => {
                 let d = error(
                     target.span.clone(),
-                    format!("`{sym}` needs a variable or a field"),
+                    format!("`{sym}` needs a variable, a field or an array element"),
                 )
                 .with_label("cannot assign to this expression");
                 self.report(d);

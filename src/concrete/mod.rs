@@ -147,7 +147,11 @@ pub fn run_method(
     limits: Limits,
     infer: bool,
 ) -> Run {
-    crate::stack::with_big_stack(|| run_here(prog, source, class, method, inputs, limits, infer))
+    crate::stack::with_big_stack(|| {
+        crate::stack::with_budget(crate::stack::WALK_STACK_BUDGET, || {
+            run_here(prog, source, class, method, inputs, limits, infer)
+        })
+    })
 }
 
 fn run_here(
@@ -225,6 +229,13 @@ impl Machine<'_> {
             return Err(Stop::Limit(format!(
                 "call depth budget exhausted: more than {} nested calls (deep or infinite recursion?)",
                 self.limits.depth
+            )));
+        }
+        // `--max-depth` may be set beyond what the stack holds.
+        if crate::stack::exhausted() {
+            return Err(Stop::Limit(format!(
+                "call depth budget exhausted: the interpreter's stack is full after {} nested calls (deep or infinite recursion?)",
+                self.depth
             )));
         }
         Ok(())

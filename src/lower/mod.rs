@@ -59,7 +59,9 @@ fn needs_lowering(s: &Stmt) -> bool {
         | StmtKind::Call(e)
         | StmtKind::If { cond: e, .. }
         | StmtKind::Return(Some(e)) => has_step(e),
-        StmtKind::FieldAssign { target, value } => has_step(target) || has_step(value),
+        StmtKind::FieldAssign { target, value } | StmtKind::IndexAssign { target, value } => {
+            has_step(target) || has_step(value)
+        }
         _ => false,
     }
 }
@@ -150,6 +152,32 @@ impl Lowerer<'_> {
                         StmtKind::FieldAssign { target, value }
                     }
                     kind => StmtKind::FieldAssign {
+                        target: Expr::new(kind, target.span),
+                        value,
+                    },
+                }
+            }
+            StmtKind::IndexAssign { target, value } => {
+                // The array, the index, then the value, then the store.
+                match target.kind {
+                    ExprKind::Index { arr, index, elem } => {
+                        let mut ops = self.seq(vec![*arr, *index, value], &span, out);
+                        let (Some(value), Some(index), Some(arr)) =
+                            (ops.pop(), ops.pop(), ops.pop())
+                        else {
+                            return;
+                        };
+                        let target = Expr::new(
+                            ExprKind::Index {
+                                arr: Box::new(arr),
+                                index: Box::new(index),
+                                elem,
+                            },
+                            target.span,
+                        );
+                        StmtKind::IndexAssign { target, value }
+                    }
+                    kind => StmtKind::IndexAssign {
                         target: Expr::new(kind, target.span),
                         value,
                     },
@@ -284,6 +312,22 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Cond(c, a, b) => ExprKind::Cond(Box::new(self.expr(*c, site, out)), a, b),
+            ExprKind::Index { arr, index, elem } => {
+                let mut ops = self.seq(vec![*arr, *index], site, out);
+                match (ops.pop(), ops.pop()) {
+                    (Some(index), Some(arr)) => ExprKind::Index {
+                        arr: Box::new(arr),
+                        index: Box::new(index),
+                        elem,
+                    },
+                    _ => ExprKind::Bool(false),
+                }
+            }
+            ExprKind::Length(a) => ExprKind::Length(Box::new(self.expr(*a, site, out))),
+            ExprKind::NewArray { elem, size } => ExprKind::NewArray {
+                elem,
+                size: Box::new(self.expr(*size, site, out)),
+            },
             // `old`, `opening`, `using`, `acc`, `untouched` hold none (the
             // checker bans them there).
             kind => kind,

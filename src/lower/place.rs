@@ -1,10 +1,10 @@
-//! The target of an update: a variable or a field (arrays will add their
-//! elements as one more case here), with the parts that locate it (the
-//! receiver) evaluated once, before the update reads it.
+//! The target of an update: a variable, a field or an array element, with
+//! the parts that locate it (the receiver, the array and the index)
+//! evaluated once, in Java's order, before the update reads it.
 
 use super::Lowerer;
-use super::footprint::{Footprint, reads};
-use crate::syntax::ast::{Expr, ExprKind, Ident, Span, Stmt, StmtKind};
+use super::footprint::{Footprint, reads, writes};
+use crate::syntax::ast::{Expr, ExprKind, Ident, Span, Stmt, StmtKind, TypeKind};
 
 pub enum Place {
     Var(Ident),
@@ -12,6 +12,12 @@ pub enum Place {
         recv: Expr,
         field: Ident,
         class: String,
+        span: Span,
+    },
+    Element {
+        arr: Expr,
+        index: Expr,
+        elem: Option<TypeKind>,
         span: Span,
     },
 }
@@ -32,16 +38,27 @@ impl Place {
             ExprKind::Var(id) => Ok(Place::Var(id)),
             ExprKind::Field { recv, field, class } => {
                 let recv = l.expr(*recv, site, out);
-                let stable = matches!(recv.kind, ExprKind::Var(_) | ExprKind::This);
-                let recv = if stable && !reads(&recv).meets(later) {
-                    recv
-                } else {
-                    l.capture(recv, site, out)
-                };
+                let recv = keep(l, recv, later, site, out);
                 Ok(Place::Field {
                     recv,
                     field,
                     class,
+                    span,
+                })
+            }
+            ExprKind::Index { arr, index, elem } => {
+                // The array is evaluated before the index, which may
+                // change what the array's expression denotes.
+                let mut after_arr = later.clone();
+                after_arr.add(&writes(&index));
+                let arr = l.expr(*arr, site, out);
+                let arr = keep(l, arr, &after_arr, site, out);
+                let index = l.expr(*index, site, out);
+                let index = keep(l, index, later, site, out);
+                Ok(Place::Element {
+                    arr,
+                    index,
+                    elem,
                     span,
                 })
             }
@@ -66,6 +83,19 @@ impl Place {
                 },
                 span.clone(),
             ),
+            Place::Element {
+                arr,
+                index,
+                elem,
+                span,
+            } => Expr::new(
+                ExprKind::Index {
+                    arr: Box::new(arr.clone()),
+                    index: Box::new(index.clone()),
+                    elem: elem.clone(),
+                },
+                span.clone(),
+            ),
         }
     }
 
@@ -80,6 +110,21 @@ impl Place {
                 target: self.read(),
                 value,
             },
+            Place::Element { .. } => StmtKind::IndexAssign {
+                target: self.read(),
+                value,
+            },
         }
+    }
+}
+
+/// `e` itself when it is a variable, `this` or a literal that nothing
+/// `later` writes; else a temporary holding its value now.
+fn keep(l: &mut Lowerer, e: Expr, later: &Footprint, site: &Span, out: &mut Vec<Stmt>) -> Expr {
+    let stable = matches!(e.kind, ExprKind::Var(_) | ExprKind::This | ExprKind::Int(_));
+    if stable && !reads(&e).meets(later) {
+        e
+    } else {
+        l.capture(e, site, out)
     }
 }

@@ -7,6 +7,7 @@
 //! path being asked about, and only the new facts are asserted.
 
 mod config;
+mod degree;
 mod smtlib;
 mod watchdog;
 
@@ -22,6 +23,7 @@ use crate::logic::term::{Op, Sort, Term};
 
 pub use config::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 pub use smtlib::to_smtlib;
+use smtlib::to_smtlib_in;
 use watchdog::Watchdog;
 
 /// The snapshot theory of paper section 3.2.2.
@@ -61,6 +63,10 @@ pub struct Solver<'z> {
     sorts: [ZSort<'z>; 5],
     decls: HashMap<String, FuncDecl<'z>>,
     cache: HashMap<Term, Dynamic<'z>>,
+    /// Polynomial degrees of the products met (`degree`).
+    degrees: HashMap<Term, u64>,
+    /// The products given to Z3 as fresh constants, with their names.
+    abstracted: HashMap<Term, String>,
     /// The top path-condition node of each push level, bottom first.
     levels: Vec<Arc<PcNode>>,
     log: Option<String>,
@@ -126,6 +132,8 @@ impl<'z> Solver<'z> {
             sorts,
             decls: HashMap::new(),
             cache: HashMap::new(),
+            degrees: HashMap::new(),
+            abstracted: HashMap::new(),
             levels: Vec::new(),
             log: log.then(String::new),
             dog,
@@ -200,6 +208,20 @@ impl<'z> Solver<'z> {
     fn translate(&mut self, t: &Term) -> Dynamic<'z> {
         if let Some(d) = self.cache.get(t) {
             return d.clone();
+        }
+        if matches!(t.op(), Op::Mul | Op::Div | Op::Mod)
+            && degree::degree(t, &mut self.degrees) > degree::MAX_DEGREE
+        {
+            // Sound abstraction (see `degree`): one fresh constant per term.
+            let name = format!("nonlinear!{}", self.abstracted.len());
+            if self.log.is_some() {
+                let sort = t.sort().name();
+                self.log(&format!("(declare-const {} {sort})", smtlib::quote(&name)));
+            }
+            let d = FuncDecl::new(self.z, name.as_str(), &[], self.sort(t.sort())).apply(&[]);
+            self.cache.insert(t.clone(), d.clone());
+            self.abstracted.insert(t.clone(), name);
+            return d;
         }
         let args: Vec<Dynamic<'z>> = t.args().iter().map(|a| self.translate(a)).collect();
         let z = self.z;
@@ -313,7 +335,8 @@ impl<'z> Solver<'z> {
         for fact in pc.facts_since(base) {
             let b = self.translate(&fact).as_bool().expect("fact is boolean");
             if self.log.is_some() {
-                self.log(&format!("(assert {})", to_smtlib(&fact)));
+                let text = to_smtlib_in(&fact, &self.abstracted);
+                self.log(&format!("(assert {text})"));
             }
             self.s.assert(&b);
         }
@@ -362,7 +385,7 @@ impl<'z> Solver<'z> {
                 if self.log.is_some() {
                     self.log(&format!(
                         "(push 1)\n(assert {})\n(check-sat)\n(pop 1)",
-                        to_smtlib(extra)
+                        to_smtlib_in(extra, &self.abstracted)
                     ));
                 }
                 let r = self.check_sat();
@@ -420,7 +443,8 @@ impl<'z> Solver<'z> {
         if let (Some(b), Some(e)) = (&goal, extra) {
             self.s.assert(b);
             if self.log.is_some() {
-                self.log(&format!("(assert {})", to_smtlib(e)));
+                let text = to_smtlib_in(e, &self.abstracted);
+                self.log(&format!("(assert {text})"));
             }
         }
         self.log("(check-sat)");

@@ -1,6 +1,7 @@
 //! SMT-LIB text for terms, for `--smt-log` (replayable with the `z3` binary).
 
 use crate::logic::term::{Op, Sort, Term};
+use std::collections::HashMap;
 
 /// A unique Z3 name for a variable: its display name and number.
 pub fn var_name(t: &Term) -> String {
@@ -33,12 +34,22 @@ pub fn declare_fun(name: &str, args: &[Sort], ret: Sort) -> String {
 }
 
 pub fn to_smtlib(t: &Term) -> String {
+    to_smtlib_in(t, &HashMap::new())
+}
+
+/// `t`, with the subterms `named` maps written as those constants (the
+/// products the solver abstracts, `solver::degree`).
+pub fn to_smtlib_in(t: &Term, named: &HashMap<Term, String>) -> String {
     let mut out = String::new();
-    write(t, &mut out);
+    write(t, named, &mut out);
     out
 }
 
-fn write(t: &Term, out: &mut String) {
+fn write(t: &Term, named: &HashMap<Term, String>, out: &mut String) {
+    if let Some(name) = named.get(t) {
+        out.push_str(&quote(name));
+        return;
+    }
     let head = match t.op() {
         Op::Var { .. } => {
             out.push_str(&quote(&var_name(t)));
@@ -69,7 +80,7 @@ fn write(t: &Term, out: &mut String) {
             out.push_str(&quote(name));
             for a in t.args() {
                 out.push(' ');
-                write(a, out);
+                write(a, named, out);
             }
             out.push(')');
             return;
@@ -100,7 +111,7 @@ fn write(t: &Term, out: &mut String) {
     out.push_str(head);
     for a in t.args() {
         out.push(' ');
-        write(a, out);
+        write(a, named, out);
     }
     out.push(')');
 }

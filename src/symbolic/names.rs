@@ -28,6 +28,9 @@ const DEPTH: usize = 4;
 /// built by doubling has an exponentially long text): cut off with `…`.
 const MAX_SHOWN: usize = 4096;
 
+/// The deepest nesting of operators shown in one value.
+const MAX_NESTING: usize = 64;
+
 /// What may not name a value: the thing being shown itself (a variable's
 /// own value, a field chunk's own value).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,6 +110,8 @@ pub struct Names<'a> {
     entry: Option<&'a StoreIndex<'a>>,
     /// Characters still to be shown of the value being shown.
     budget: std::cell::Cell<usize>,
+    /// How deep inside the value being shown `show` is.
+    nesting: std::cell::Cell<usize>,
 }
 
 impl<'a> Names<'a> {
@@ -134,6 +139,7 @@ impl<'a> Names<'a> {
             old: HeapIndex::new(old),
             entry,
             budget: std::cell::Cell::new(MAX_SHOWN),
+            nesting: std::cell::Cell::new(0),
         }
     }
 
@@ -238,10 +244,15 @@ impl<'a> Names<'a> {
 
     fn show(&self, t: &Term, except: Except, depth: usize) -> String {
         let left = self.budget.get();
-        if left == 0 {
+        let nesting = self.nesting.get();
+        // A term nested deeper than a person reads is cut off there: its
+        // text would be built level by level, costing depth × length.
+        if left == 0 || nesting >= MAX_NESTING {
             return "…".to_string();
         }
+        self.nesting.set(nesting + 1);
         let text = self.show_term(t, except, depth);
+        self.nesting.set(nesting);
         self.budget.set(left.saturating_sub(text.len()));
         text
     }
