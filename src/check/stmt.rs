@@ -145,13 +145,11 @@ impl Checker {
                         Ty::Err
                     }
                 };
-                let vt = self.expr(value, Pos::Value);
-                self.expect(&vt, &t, value.span.clone(), "");
+                self.rhs(value, &t);
             }
             StmtKind::IndexAssign { target, value } => {
                 let t = self.expr(target, Pos::Value);
-                let vt = self.expr(value, Pos::Value);
-                self.expect(&vt, &t, value.span.clone(), "");
+                self.rhs(value, &t);
             }
             StmtKind::Call(e) => match &mut e.kind {
                 ExprKind::Call(call) => {
@@ -256,8 +254,9 @@ impl Checker {
         };
     }
 
-    /// The right-hand side of `x = e;` or `T x = e;`: a call or `new` may
-    /// stand here as a whole.
+    /// The right-hand side of `x = e;`, `T x = e;`, `e.f = e;` or
+    /// `a[i] = e;`: a call or `new` may stand here as a whole (lowering
+    /// gives the last two a temporary).
     fn rhs(&mut self, e: &mut Expr, expected: &Ty) {
         let span = e.span.clone();
         let t = match &mut e.kind {

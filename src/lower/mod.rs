@@ -49,6 +49,15 @@ struct Lowerer<'s> {
     next: usize,
 }
 
+/// A call or `new`, which the engine takes only as the whole right side of
+/// an assignment to a variable.
+fn is_whole_rhs(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Call(_) | ExprKind::New { .. } | ExprKind::NewArray { .. }
+    )
+}
+
 /// Whether a statement itself (not the blocks nested in it) is sugar or
 /// holds a postfix update.
 fn needs_lowering(s: &Stmt) -> bool {
@@ -60,7 +69,7 @@ fn needs_lowering(s: &Stmt) -> bool {
         | StmtKind::If { cond: e, .. }
         | StmtKind::Return(Some(e)) => has_step(e),
         StmtKind::FieldAssign { target, value } | StmtKind::IndexAssign { target, value } => {
-            has_step(target) || has_step(value)
+            has_step(target) || has_step(value) || is_whole_rhs(value)
         }
         _ => false,
     }
@@ -137,8 +146,8 @@ impl Lowerer<'_> {
                 // The receiver, then the value, then the store (Java's order).
                 match target.kind {
                     ExprKind::Field { recv, field, class } => {
-                        let mut ops = self.seq(vec![*recv, value], &span, out).into_iter();
-                        let (Some(recv), Some(value)) = (ops.next(), ops.next()) else {
+                        let (mut parts, value) = self.located(vec![*recv], value, &span, out);
+                        let Some(recv) = parts.pop() else {
                             return;
                         };
                         let target = Expr::new(
@@ -161,10 +170,9 @@ impl Lowerer<'_> {
                 // The array, the index, then the value, then the store.
                 match target.kind {
                     ExprKind::Index { arr, index, elem } => {
-                        let mut ops = self.seq(vec![*arr, *index, value], &span, out);
-                        let (Some(value), Some(index), Some(arr)) =
-                            (ops.pop(), ops.pop(), ops.pop())
-                        else {
+                        let (mut parts, value) =
+                            self.located(vec![*arr, *index], value, &span, out);
+                        let (Some(index), Some(arr)) = (parts.pop(), parts.pop()) else {
                             return;
                         };
                         let target = Expr::new(
@@ -236,6 +244,44 @@ impl Lowerer<'_> {
             kind: place.write(new),
             span,
         });
+    }
+
+    /// The parts that locate the target of `e.f = value;` or
+    /// `a[i] = value;` (the receiver; the array and the index), then the
+    /// value, in Java's order. A call or `new` gets a temporary (the engine
+    /// takes them only as the whole right side of `x = ...;`), and the parts
+    /// are captured before it unless they are variables it cannot change.
+    fn located(
+        &mut self,
+        parts: Vec<Expr>,
+        value: Expr,
+        site: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> (Vec<Expr>, Expr) {
+        if !is_whole_rhs(&value) {
+            let mut all = self.seq(parts.into_iter().chain([value]).collect(), site, out);
+            let value = all
+                .pop()
+                .unwrap_or_else(|| Expr::new(ExprKind::Null, site.clone()));
+            return (all, value);
+        }
+        let later = writes(&value);
+        let parts = self.seq(parts, site, out);
+        let parts = parts
+            .into_iter()
+            .map(|p| {
+                let stable = matches!(p.kind, ExprKind::Var(_) | ExprKind::This | ExprKind::Int(_));
+                if stable && !reads(&p).meets(&later) {
+                    p
+                } else {
+                    self.capture(p, site, out)
+                }
+            })
+            .collect();
+        let value = self.rhs(value, site, out);
+        let t = self.temp(&value.span);
+        out.push(assign(&t, value, site));
+        (parts, read(&t))
     }
 
     /// The right side of `x = e;`, `T x = e;` or a call statement: a mutator

@@ -201,7 +201,7 @@ pub fn exec_new_array(
             Term::app(prelude::ALLOC, vec![a.clone()], Sort::Int),
             Term::int(num),
         ));
-        for other in existing_refs(&s) {
+        for other in s.existing_refs() {
             s.assume(Term::neq(other, a.clone()));
         }
         s.assume(Term::eq(Term::length(a.clone()), n.clone()));
@@ -213,21 +213,6 @@ pub fn exec_new_array(
         });
         k(ctx, s, a)
     })
-}
-
-/// The references the state mentions that were not allocated on this path
-/// (allocated ones differ from a new one by their numbers): receivers of
-/// chunks and reference values in the store.
-fn existing_refs(s: &State) -> Vec<Term> {
-    let mut out: Vec<Term> = Vec::new();
-    let chunks = s.heap.iter().map(|(_, c)| c.recv().clone());
-    let stored = s.store.values().filter(|t| t.sort() == Sort::Ref).cloned();
-    for t in chunks.chain(stored) {
-        if t.allocation().is_none() && t != Term::null() && !out.contains(&t) {
-            out.push(t);
-        }
-    }
-    out
 }
 
 /// How many elements of an array a counterexample shows.

@@ -328,15 +328,10 @@ fn exec_new(
             Term::app(super::term::prelude::ALLOC, vec![o.clone()], Sort::Int),
             Term::int(n),
         ));
+        for other in s.existing_refs() {
+            s.assume(Term::neq(other, o.clone()));
+        }
         for (field, _, ty) in prog.class_fields(class) {
-            for id in s.heap.named(field) {
-                let Some(other) = s.heap.get(id).map(|c| c.recv().clone()) else {
-                    continue;
-                };
-                if other.allocation().is_none() {
-                    s.assume(Term::neq(other, o.clone()));
-                }
-            }
             s.heap.add(Chunk::Field {
                 recv: o.clone(),
                 field: field.as_str().into(),

@@ -268,9 +268,14 @@ pub fn close_for(
     }
 }
 
+/// How deep the calls inside an inferred unfolding are unfolded in turn
+/// (`valid()` whose body calls `getSize()`): each level only adds true
+/// equations, and a bound keeps recursive pure methods finite.
+pub const NESTED_UNFOLDS: u8 = 2;
+
 /// Use on evaluation: a pure call that was evaluated also gives the
-/// equation `use` would give for it (one unfolding: calls in the body are
-/// not unfolded in turn). The step is recorded here; the unfolding itself
+/// equation `use` would give for it (calls in the body are unfolded in
+/// turn, `NESTED_UNFOLDS` deep). The step is recorded here; the unfolding itself
 /// waits until a proof on this path fails without it (`definitions`), so
 /// that a program that never needs it does not pay for it.
 #[allow(clippy::too_many_arguments)]
@@ -285,7 +290,9 @@ pub fn use_on_eval(
     k: TermCont,
 ) {
     // Once per call term and path: unfolding it again adds nothing.
-    if !ctx.infer || s.unfolding || s.pc.is_defined(&t) || s.deferred_calls.contains(&t) {
+    // Inside an explicit `use` (depth 0) or too deep: no unfolding.
+    let nested = s.unfolding && !(1..=NESTED_UNFOLDS).contains(&s.inferred_depth);
+    if !ctx.infer || nested || s.pc.is_defined(&t) || s.deferred_calls.contains(&t) {
         return k(ctx, s, t);
     }
     let Some(snap) = t.args().first().cloned() else {
@@ -300,6 +307,7 @@ pub fn use_on_eval(
         recv,
         args: args.to_vec(),
         guard: None,
+        depth: out.inferred_depth,
         facts: OnceLock::new(),
     });
     out.deferred.push_back(deferred);
@@ -349,10 +357,13 @@ fn unfold(ctx: &mut Ctx, d: &Deferred) -> Option<Vec<Term>> {
     let failures = ctx.attempt(&State::default(), &|ctx, tr| {
         let mut inner = bind(&tr, d.recv.clone(), &pure.decl.params, &d.args);
         inner.unfolding = true;
+        inner.inferred_depth = d.depth + 1;
         produce(ctx, inner, d.snap.clone(), &pure.pre, &|ctx, pre| {
-            eval(ctx, pre, &pure.decl.body, &|_, after, body| {
+            eval(ctx, pre, &pure.decl.body, &|ctx, after, body| {
                 let mut facts = after.pc.facts();
                 facts.push(Term::eq(d.call.clone(), body));
+                // The calls the body made, unfolded in turn.
+                facts.extend(definitions(ctx, &after));
                 results.borrow_mut().push(facts);
             })
         })

@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 use imbl::{HashSet, OrdMap, Vector};
 
-use super::heap::Heap;
-use super::term::Term;
+use super::heap::{Chunk, Heap};
+use super::term::{Sort, Term};
 use crate::diag::Kind;
 pub use crate::logic::path::{PathCondition, PcNode};
 use crate::record::StepKind;
@@ -115,6 +115,10 @@ pub struct State {
     /// it are not unfolded again, and belong to that method's own
     /// termination check, not to the one of the code being verified.
     pub unfolding: bool,
+    /// Inside how many inferred unfoldings (`infer::definitions`) the
+    /// evaluation is: calls there are deferred in turn up to
+    /// `infer::NESTED_UNFOLDS` levels.
+    pub inferred_depth: u8,
     /// Inside an inferred step being tried (`Ctx::attempt`): a failure ends
     /// the path quietly and the step is given up on that path.
     pub trial: Option<u32>,
@@ -147,12 +151,35 @@ pub struct Deferred {
     /// carries it does not know (an arm of a conditional): the facts hold
     /// only under it.
     pub guard: Option<Term>,
+    /// The `inferred_depth` of the state that evaluated the call.
+    pub depth: u8,
     /// The definition's facts (the call equals its body, and what
     /// evaluating the body learned); `None` where unfolding failed.
     pub facts: OnceLock<Option<Vec<Term>>>,
 }
 
 impl State {
+    /// The references the state mentions that were not allocated on this
+    /// path (allocated ones differ from a new one by their numbers): chunk
+    /// receivers, reference values of fields and of the store. Each denotes
+    /// an object that exists now, so a new object differs from all of them.
+    pub fn existing_refs(&self) -> Vec<Term> {
+        let mut seen = std::collections::HashSet::new();
+        let chunks = self.heap.iter().flat_map(|(_, c)| {
+            let value = match c {
+                Chunk::Field { value, .. } => Some(value.clone()),
+                Chunk::Pred { .. } => None,
+            };
+            std::iter::once(c.recv().clone()).chain(value)
+        });
+        let stored = self.store.values().cloned();
+        chunks
+            .chain(stored)
+            .filter(|t| t.sort() == Sort::Ref && t.allocation().is_none() && *t != Term::null())
+            .filter(|t| seen.insert(t.clone()))
+            .collect()
+    }
+
     /// Carries the definitions deferred in `arm` since `from` (how many
     /// `deferred` had) onto this state, guarded by the arm's condition.
     pub fn carry_deferred(&mut self, arm: &State, from: usize, guard: &Term) {
@@ -170,6 +197,7 @@ impl State {
                 recv: d.recv.clone(),
                 args: d.args.clone(),
                 guard: Some(guard),
+                depth: d.depth,
                 facts: OnceLock::new(),
             }));
         }
