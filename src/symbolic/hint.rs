@@ -111,9 +111,10 @@ pub fn hint(ctx: &Ctx, s: &State, view: &FailureView) -> Option<Hint> {
         }
         Reason::IndexMaybeOutside { access } => {
             let (array, index) = split_index(access)?;
+            // A postfix update's value is the old value: `i` for `i++`.
             Some(Hint::InBounds {
                 array: array.to_string(),
-                index: index.to_string(),
+                index: index.replace("++", "").replace("--", ""),
             })
         }
         Reason::SizeMaybeNegative { size } => Some(Hint::NonNegativeSize { size: size.clone() }),
