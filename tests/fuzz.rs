@@ -18,41 +18,12 @@ mod bounded;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bounded::{check_json, sift, without_times, write_temp};
+use bounded::{Rng, check_json, sift, without_times, write_temp};
 
 const DEFAULT_COUNT: u64 = 16;
 const DEFAULT_SEED: u64 = 0x5EED_0001;
 /// No small program may take longer than this (a debug build, loaded).
 const HANG: Duration = Duration::from_secs(90);
-
-/// xorshift64*: small, seeded, good enough to pick grammar rules.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // Spread nearby seeds apart; never zero.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Random programs that parse: classes with `int` fields, a predicate over
 /// them, a pure method opening it, static methods with contracts over their

@@ -18,6 +18,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use bounded::Rng;
 use serde_json::{Value, json};
 use support::{Client, REPLY_WAIT, VERIFY_WAIT, assert_not_panic, pos};
 
@@ -54,25 +55,6 @@ const SNIPPETS: [&str; 14] = [
     "class Z { }\n",
     "/* ",
 ];
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn rss_kb(c: &Client) -> u64 {
     let status =

@@ -1,7 +1,7 @@
 //! Running the built `sift` on a file with a time limit, and the properties
 //! every run must have whatever the input: an exit status of 0, 1 or 2, no
 //! panic or stack overflow, JSON of the documented shape (docs/language.md section 10).
-//! Shared by the deep-input and fuzz tests.
+//! Shared by the deep-input, fuzz and soak tests, with their random numbers.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
@@ -176,4 +176,33 @@ pub fn write_temp(dir: &str, name: &str, text: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write the program");
     path
+}
+
+/// xorshift64*: small, seeded, good enough to pick grammar rules and edits.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Spread nearby seeds apart; never zero.
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
 }
