@@ -2,13 +2,12 @@
 //! inside the expressions of code, and where the latter may not stand.
 //!
 //! A postfix update changes the state in the middle of an expression. Sift
-//! lowers it to statements before verification (`crate::lower`), which is
-//! exact only where the expression is evaluated once, before the statement
-//! acts: so not in a loop condition (evaluated again before every
-//! iteration, where the invariant must already hold), and not in a ghost
-//! statement or form (`open`, `opening`, `use`, `using`: they stand for
-//! proof steps, not computation). Contracts, assertions and pure method
-//! bodies describe states and never hold one.
+//! lowers it to statements before verification (`crate::lower`): before
+//! the statement, or, in a loop condition, before each evaluation of the
+//! condition (after the invariant). Not in a ghost statement or form
+//! (`open`, `opening`, `use`, `using`: they stand for proof steps, not
+//! computation). Contracts, assertions and pure method bodies describe
+//! states and never hold one.
 
 use super::expr::Resolved;
 use super::positions::{Clause, Pos};
@@ -16,7 +15,6 @@ use super::types::Ty;
 use super::{Checker, error};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, StepOp};
 
-pub const LOOP_CONDITION: &str = "a loop condition is evaluated again before every iteration";
 pub const GHOST_EXPR: &str = "ghost statements and forms stand for proof steps, not computation";
 
 impl Checker {

@@ -8,7 +8,7 @@ use super::constant;
 use super::expr::Resolved;
 use super::positions::{Clause, Pos};
 use super::scope::Local;
-use super::steps::{GHOST_EXPR, LOOP_CONDITION};
+use super::steps::GHOST_EXPR;
 use super::types::Ty;
 use super::{Checker, error};
 use crate::syntax::ast::{Block, Expr, ExprKind, For, MemberKind, Span, Stmt, StmtKind};
@@ -171,8 +171,9 @@ impl Checker {
                 cond,
                 invariants,
                 body,
+                ..
             } => {
-                self.banning(LOOP_CONDITION, |c| c.condition(cond, "while"));
+                self.condition(cond, "while");
                 for inv in invariants.iter_mut() {
                     self.assertion(inv, Clause::Invariant);
                 }
@@ -342,7 +343,7 @@ impl Checker {
         if let Some(init) = &mut f.init {
             self.stmt(init);
         }
-        self.banning(LOOP_CONDITION, |c| c.condition(&mut f.cond, "for"));
+        self.condition(&mut f.cond, "for");
         for inv in f.invariants.iter_mut() {
             self.assertion(inv, Clause::Invariant);
         }

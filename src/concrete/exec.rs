@@ -162,7 +162,8 @@ impl Machine<'_> {
                 cond,
                 invariants,
                 body,
-            } => return self.exec_while(cond, invariants, body, frame, old),
+                pre,
+            } => return self.exec_while(cond, invariants, (pre, body), frame, old),
             StmtKind::Assert(a) => {
                 let mut avail = frame.perms.clone();
                 let ob = Obligation {
@@ -386,7 +387,7 @@ impl Machine<'_> {
         &mut self,
         cond: &Expr,
         invariants: &[Expr],
-        body: &Block,
+        (pre, body): (&Block, &Block),
         frame: &mut Frame,
         old: &OldState,
     ) -> R<Flow> {
@@ -401,7 +402,12 @@ impl Machine<'_> {
         let entry = super::array::snapshot(&self.heap, &frame.perms);
         let inside = self.consume(&inv, env(&frame.store, &read, &entry), &mut frame.perms, ob)?;
         let outside = std::mem::replace(&mut frame.perms, inside);
-        while self.eval_bool(cond, env(&frame.store, &frame.perms, old))? {
+        loop {
+            // The condition's postfix updates, then the condition.
+            self.exec_block(&pre.stmts, frame, old)?;
+            if !self.eval_bool(cond, env(&frame.store, &frame.perms, old))? {
+                break;
+            }
             if let Flow::Return(v) = self.exec_block(&body.stmts, frame, old)? {
                 return Ok(Flow::Return(v));
             }

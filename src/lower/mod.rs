@@ -63,6 +63,7 @@ fn is_whole_rhs(e: &Expr) -> bool {
 fn needs_lowering(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Update { .. } | StmtKind::For(_) => true,
+        StmtKind::While { cond, .. } => has_step(cond),
         StmtKind::Local { init: Some(e), .. }
         | StmtKind::Assign { value: e, .. }
         | StmtKind::Call(e)
@@ -123,12 +124,14 @@ impl Lowerer<'_> {
                 }
                 // Lowered with the body.
                 body.stmts.extend(update);
-                StmtKind::While {
-                    cond,
-                    invariants,
-                    body,
-                }
+                self.while_loop(cond, invariants, body)
             }
+            StmtKind::While {
+                cond,
+                invariants,
+                body,
+                pre,
+            } if pre.stmts.is_empty() => self.while_loop(cond, invariants, body),
             StmtKind::Local {
                 ty,
                 name,
@@ -244,6 +247,23 @@ impl Lowerer<'_> {
             kind: place.write(new),
             span,
         });
+    }
+
+    /// A loop whose condition's postfix updates run before each evaluation
+    /// of the condition, after the invariant (`StmtKind::While::pre`).
+    fn while_loop(&mut self, cond: Expr, invariants: Vec<Expr>, body: Block) -> StmtKind {
+        let at = cond.span.clone();
+        let mut pre = Vec::new();
+        let cond = self.expr(cond, &at, &mut pre);
+        StmtKind::While {
+            cond,
+            invariants,
+            body,
+            pre: Block {
+                stmts: pre,
+                span: at,
+            },
+        }
     }
 
     /// The parts that locate the target of `e.f = value;` or

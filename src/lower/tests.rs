@@ -38,7 +38,12 @@ fn block(b: &Block, indent: &str, out: &mut Vec<String>) {
                 cond,
                 invariants,
                 body,
+                pre,
             } => {
+                if !pre.stmts.is_empty() {
+                    out.push(format!("{indent}before each test"));
+                    block(pre, &format!("{indent}  "), out);
+                }
                 let inv: Vec<String> = invariants.iter().map(show).collect();
                 out.push(format!("{indent}while {} [{}]", show(cond), inv.join(", ")));
                 block(body, &format!("{indent}  "), out);
@@ -217,6 +222,26 @@ fn for_loops_become_while_loops() {
             "k := 5",
             "while (k > 0) []",
             "  k = (k - 1)",
+        ]
+    );
+}
+
+#[test]
+fn loop_conditions_update_before_each_test() {
+    assert_eq!(
+        lowered(&in_method(
+            "while (i++ < x) invariant i <= x; { } for (int k = 0; k-- > -3; ) { }"
+        )),
+        [
+            "before each test",
+            "  i++#1 = i",
+            "  i = (i++#1 + 1)",
+            "while (i++#1 < x) [(i <= x)]",
+            "k := 0",
+            "before each test",
+            "  k--#2 = k",
+            "  k = (k--#2 - 1)",
+            "while (k--#2 > -3) []",
         ]
     );
 }

@@ -235,6 +235,7 @@ impl<'a> Walker<'a> {
                 cond,
                 invariants,
                 body,
+                ..
             } => {
                 if let Some(s) = self.expr(cond) {
                     return Some(s);

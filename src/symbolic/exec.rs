@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::consume::consume;
-use super::ctx::{Cont, Ctx, obligation_at};
+use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::eval::{
     bind, eval, eval_args, eval_call_operands, open_instance, predicate_of, unfold_pure,
 };
@@ -117,7 +117,8 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             cond,
             invariants,
             body,
-        } => exec_while(ctx, s, cond, invariants, body, k, ret),
+            pre,
+        } => exec_while(ctx, s, (pre, cond), invariants, body, k, ret),
         // Figure 8, row 7: assert (here any assertion; the heap is unchanged).
         StmtKind::Assert(a) => {
             let mut ob = Obligation::per_conjunct(Kind::AssertFailed);
@@ -403,18 +404,24 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
 fn exec_while(
     ctx: &mut Ctx,
     s: State,
-    cond: &Expr,
+    (pre, cond): (&Block, &Expr),
     invariants: &[Expr],
     body: &Block,
     k: Cont,
     ret: Cont,
 ) {
     if let Some(n) = ctx.unroll {
-        return super::paths::unrolled_while(ctx, s, cond, body, n, k, ret);
+        return super::paths::unrolled_while(ctx, s, (pre, cond), body, n, k, ret);
     }
     let inv = conjoin(invariants, cond.span.clone());
     let mut assigned = BTreeSet::new();
+    collect_assigned(&pre.stmts, &mut assigned);
     collect_assigned(&body.stmts, &mut assigned);
+    // The condition, after its postfix updates (`pre`, empty unless the
+    // condition has some).
+    let test = |ctx: &mut Ctx, s: State, k: TermCont| {
+        exec_block(ctx, s, &pre.stmts, &|ctx, s| eval(ctx, s, cond, k), ret)
+    };
     // `untouched` in the invariant compares with the heap on entry to the
     // loop: the invariant is consumed and produced with that heap as the
     // old one (an invariant cannot contain `old`), and the method's old
@@ -446,7 +453,7 @@ fn exec_while(
     let starts = starts.into_inner();
     let saved = ctx.enter_unit(&State::common(&starts));
     for s1 in starts {
-        eval(ctx, s1, cond, &|ctx, s2, tc| {
+        test(ctx, s1, &|ctx, s2, tc| {
             if !ctx.may_hold(&s2, &tc, "can the loop body run?") {
                 return;
             }
@@ -473,7 +480,7 @@ fn exec_while(
         havoc(ctx, &mut after, &assigned);
         let snap = ctx.fresh_snap();
         produce(ctx, after, snap, &inv, &|ctx, s1| {
-            eval(ctx, back(s1), cond, &|ctx, s2, tc| {
+            test(ctx, back(s1), &|ctx, s2, tc| {
                 let exit = Term::not(tc);
                 // `while (true)` cannot complete normally.
                 if exit.is_false() {

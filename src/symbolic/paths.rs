@@ -111,33 +111,36 @@ impl InputTerms {
 pub fn unrolled_while(
     ctx: &mut Ctx,
     s: State,
-    cond: &Expr,
+    (pre, cond): (&Block, &Expr),
     body: &Block,
     left: u32,
     k: Cont,
     ret: Cont,
 ) {
-    eval(ctx, s, cond, &|ctx, s, tc| {
-        ctx.cases(&s, &tc, &|ctx, mut b, taken| {
-            b.decisions.push_back((cond.span.start, taken));
-            if !taken {
-                return k(ctx, b);
-            }
-            if left == 0 {
-                if let Some(leaves) = ctx.leaves.as_mut() {
-                    leaves.push((b, None));
+    let test = |ctx: &mut Ctx, s: State| {
+        eval(ctx, s, cond, &|ctx, s, tc| {
+            ctx.cases(&s, &tc, &|ctx, mut b, taken| {
+                b.decisions.push_back((cond.span.start, taken));
+                if !taken {
+                    return k(ctx, b);
                 }
-                return;
-            }
-            exec_block(
-                ctx,
-                b,
-                &body.stmts,
-                &|ctx, after| unrolled_while(ctx, after, cond, body, left - 1, k, ret),
-                ret,
-            )
+                if left == 0 {
+                    if let Some(leaves) = ctx.leaves.as_mut() {
+                        leaves.push((b, None));
+                    }
+                    return;
+                }
+                exec_block(
+                    ctx,
+                    b,
+                    &body.stmts,
+                    &|ctx, after| unrolled_while(ctx, after, (pre, cond), body, left - 1, k, ret),
+                    ret,
+                )
+            })
         })
-    })
+    };
+    exec_block(ctx, s, &pre.stmts, &test, ret)
 }
 
 /// One explored path: its branch decisions (condition start, side taken),

@@ -284,7 +284,10 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
                 out.push(std::mem::replace(then, empty()));
                 out.extend(els.take());
             }
-            StmtKind::While { body, .. } => out.push(std::mem::replace(body, empty())),
+            StmtKind::While { body, pre, .. } => {
+                out.push(std::mem::replace(pre, empty()));
+                out.push(std::mem::replace(body, empty()));
+            }
             StmtKind::For(f) => out.push(std::mem::replace(&mut f.body, empty())),
             StmtKind::Local { .. }
             | StmtKind::Assign { .. }
@@ -348,6 +351,10 @@ pub enum StmtKind {
         cond: Expr,
         invariants: Vec<Expr>,
         body: Block,
+        /// Statements run before each evaluation of `cond`, after the
+        /// invariant: the postfix updates of the condition, lowered
+        /// (`crate::lower`). Empty in the source.
+        pre: Block,
     },
     /// `x op= e;`, and `x++;` / `x--;` (`op` `+` / `-`, no `value`).
     /// `target` is a `Name`, `Var` or `Field` (an array element once arrays

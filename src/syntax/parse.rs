@@ -388,10 +388,15 @@ impl Builder<'_> {
                     invariants.push(self.clause(c)?);
                 }
                 let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
+                let pre = Block {
+                    stmts: Vec::new(),
+                    span: cond.span.clone(),
+                };
                 StmtKind::While {
                     cond,
                     invariants,
                     body,
+                    pre,
                 }
             }
             Rule::assert_stmt => StmtKind::Assert(self.keyword_expr(&mut k)?),

@@ -387,6 +387,7 @@ fn statements() {
         cond,
         invariants,
         body,
+        ..
     } = &stmts[12].kind
     else {
         panic!()

@@ -20,7 +20,7 @@ pub fn parts(s: &Stmt) -> Parts<'_> {
         StmtKind::If { then, els, .. } => {
             (std::iter::once(then).chain(els.as_ref()).collect(), None)
         }
-        StmtKind::While { body, .. } => (vec![body], None),
+        StmtKind::While { body, pre, .. } => (vec![pre, body], None),
         // Its `init` and `update` are part of the loop's header, not
         // statements of a block; `for` is lowered before the engine runs.
         StmtKind::For(f) => (vec![&f.body], None),
@@ -102,7 +102,7 @@ mod tests {
         assert_eq!(
             texts,
             [
-                "assign y", "2 blocks", "assign y", "1 blocks", "assign y", "assign x"
+                "assign y", "2 blocks", "assign y", "2 blocks", "assign y", "assign x"
             ]
         );
     }
