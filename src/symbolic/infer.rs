@@ -212,7 +212,11 @@ pub fn close_for(
     k: Rest,
     missing: &dyn Fn(&mut Ctx, State, Option<CloseLack>),
 ) {
-    let (Some(recv), true) = (recv, ctx.infer && s.infer_depth < MAX_DEPTH) else {
+    // Inside an `opening` of a pure method's body, a call terminates
+    // because it needs less than the opened instance (paper 3.6); closing
+    // an instance there could hand it the whole instance back.
+    let in_opening = ctx.termination.is_some() && s.opening_depth > 0;
+    let (Some(recv), true) = (recv, ctx.infer && s.infer_depth < MAX_DEPTH && !in_opening) else {
         return missing(ctx, s, None);
     };
     let what = ctx.text(&span);
@@ -291,7 +295,7 @@ pub fn use_on_eval(
 ) {
     // Once per call term and path: unfolding it again adds nothing.
     // Inside an explicit `use` (depth 0) or too deep: no unfolding.
-    let nested = s.unfolding && !(1..=NESTED_UNFOLDS).contains(&s.inferred_depth);
+    let nested = s.unfolding && !(1..=NESTED_UNFOLDS).contains(&s.unfold_depth);
     if !ctx.infer || nested || s.pc.is_defined(&t) || s.deferred_calls.contains(&t) {
         return k(ctx, s, t);
     }
@@ -307,7 +311,7 @@ pub fn use_on_eval(
         recv,
         args: args.to_vec(),
         guard: None,
-        depth: out.inferred_depth,
+        depth: out.unfold_depth,
         facts: OnceLock::new(),
     });
     out.deferred.push_back(deferred);
@@ -357,7 +361,7 @@ fn unfold(ctx: &mut Ctx, d: &Deferred) -> Option<Vec<Term>> {
     let failures = ctx.attempt(&State::default(), &|ctx, tr| {
         let mut inner = bind(&tr, d.recv.clone(), &pure.decl.params, &d.args);
         inner.unfolding = true;
-        inner.inferred_depth = d.depth + 1;
+        inner.unfold_depth = d.depth + 1;
         produce(ctx, inner, d.snap.clone(), &pure.pre, &|ctx, pre| {
             eval(ctx, pre, &pure.decl.body, &|ctx, after, body| {
                 let mut facts = after.pc.facts();

@@ -118,7 +118,7 @@ pub struct State {
     /// Inside how many inferred unfoldings (`infer::definitions`) the
     /// evaluation is: calls there are deferred in turn up to
     /// `infer::NESTED_UNFOLDS` levels.
-    pub inferred_depth: u8,
+    pub unfold_depth: u8,
     /// Inside an inferred step being tried (`Ctx::attempt`): a failure ends
     /// the path quietly and the step is given up on that path.
     pub trial: Option<u32>,
@@ -151,7 +151,7 @@ pub struct Deferred {
     /// carries it does not know (an arm of a conditional): the facts hold
     /// only under it.
     pub guard: Option<Term>,
-    /// The `inferred_depth` of the state that evaluated the call.
+    /// The `unfold_depth` of the state that evaluated the call.
     pub depth: u8,
     /// The definition's facts (the call equals its body, and what
     /// evaluating the body learned); `None` where unfolding failed.
