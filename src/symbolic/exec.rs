@@ -514,7 +514,9 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     }
     let ob = Obligation::per_conjunct(Kind::JoinFailed);
     let later = ctx.joins_done.contains(&(span.start, ctx.unit));
+    let satisfied = std::cell::Cell::new(false);
     consume(ctx, s.clone(), a, Some(ob), &|ctx, _, _| {
+        satisfied.set(true);
         // A later arrival ends here; its step lets the debugger show
         // that the path goes on in the merged state.
         if later {
@@ -523,7 +525,9 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
             ctx.record(&mut arrived, span.clone(), StepKind::Join { text });
         }
     });
-    if !ctx.joins_done.insert((span.start, ctx.unit)) {
+    // Like any failure, one that does not satisfy `A` ends its path: the
+    // merged state is explored from the first arrival that does.
+    if !satisfied.get() || !ctx.joins_done.insert((span.start, ctx.unit)) {
         return;
     }
     let mut joined = s;
