@@ -109,7 +109,7 @@ pub fn verify_source_with(
         .iter()
         .flat_map(|m| m.errors.iter().cloned())
         .collect();
-    report.errors = file_errors(errors, &report.members);
+    report.errors = file_errors(errors);
     report
 }
 
@@ -154,21 +154,13 @@ pub fn checked_program(
     }
 }
 
-/// The file's errors: each (kind, place) once, in source order, but every
-/// failed member keeps one error of its own, so that no member is "failed"
-/// without a reason naming it (an ill-defined callee contract, say, fails
-/// the callee and each caller at the same place).
-fn file_errors(mut errors: Vec<ErrorReport>, members: &[MemberReport]) -> Vec<ErrorReport> {
+/// The file's errors: each (kind, place) once, in source order, however
+/// many members reach it (an ill-defined callee contract fails the callee
+/// and each caller at the same place; the members keep their own lists).
+fn file_errors(mut errors: Vec<ErrorReport>) -> Vec<ErrorReport> {
+    // Stable: of the same (kind, place), the first member's is kept.
     errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
     errors.dedup_by(|a, b| a.diag.kind == b.diag.kind && a.diag.span == b.diag.span);
-    for m in members {
-        if !errors.iter().any(|e| e.member == m.name)
-            && let Some(own) = m.errors.first()
-        {
-            errors.push(own.clone());
-        }
-    }
-    errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
     errors
 }
 

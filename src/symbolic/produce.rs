@@ -58,16 +58,9 @@ fn produce_inner(ctx: &mut Ctx, s: State, target: &Target, snap: Term, a: &Expr,
         ExprKind::Bool(false) => {}
         // Figure 6, row 5: φ1 * φ2 splits the snapshot (between the
         // conjuncts that hold heap parts only, as `consume` builds it).
-        ExprKind::Binary(BinOp::And, l, r) => {
-            let (sl, sr) = match snapshot_shape(l, r) {
-                (true, true) => (Term::first(snap.clone()), Term::second(snap)),
-                (true, false) => (snap, Term::unit()),
-                (false, true) => (Term::unit(), snap),
-                (false, false) => (snap, Term::unit()),
-            };
-            produce_inner(ctx, s, target, sl, l, &|ctx, s1| {
-                produce_inner(ctx, s1, target, sr.clone(), r, k)
-            })
+        ExprKind::Binary(BinOp::And, ..) => {
+            let parts = conjuncts(a, snap);
+            produce_parts(ctx, s, target, &parts, Vec::new(), k)
         }
         ExprKind::Binary(BinOp::Implies, c, r) if is_spatial(r) => {
             produce_cond(ctx, s, target, snap, c, Some(r), None, k)
@@ -189,4 +182,91 @@ fn produce_cond(
         Some(a) => produce_inner(ctx, branch, target, snap.clone(), a, k),
         None => k(ctx, with_unit_snapshot(branch, target, &snap)),
     })
+}
+
+/// The conjuncts of `a`, in order, each with its part of `snap`: the
+/// snapshot splits between the conjuncts that hold heap parts only, as
+/// `consume` builds it.
+fn conjuncts(a: &Expr, snap: Term) -> Vec<(&Expr, Term)> {
+    let mut out = Vec::new();
+    let mut work = vec![(a, snap)];
+    while let Some((e, snap)) = work.pop() {
+        let ExprKind::Binary(BinOp::And, l, r) = &e.kind else {
+            out.push((e, snap));
+            continue;
+        };
+        let (sl, sr) = match snapshot_shape(l, r) {
+            (true, true) => (Term::first(snap.clone()), Term::second(snap)),
+            (true, false) => (snap, Term::unit()),
+            (false, true) => (Term::unit(), snap),
+            (false, false) => (snap, Term::unit()),
+        };
+        work.push((r, sr));
+        work.push((l, sl));
+    }
+    out
+}
+
+/// Figure 6, row 5: φ1 * φ2, one conjunct after the other. A pure
+/// conjunct whose calls need an instance a later conjunct provides (the
+/// paper's Figure 10: `fp() && l.valid() && valid()` and then
+/// `getList() == l`, where `valid()` needs `getList().valid()`) is
+/// produced after the others: the facts are the same, in an order that
+/// frames them.
+fn produce_parts(
+    ctx: &mut Ctx,
+    s: State,
+    target: &Target,
+    parts: &[(&Expr, Term)],
+    later: Vec<(&Expr, Term)>,
+    k: Cont,
+) {
+    let Some(((e, snap), rest)) = parts.split_first() else {
+        if later.is_empty() {
+            return k(ctx, s);
+        }
+        return produce_parts(ctx, s, target, &later, Vec::new(), k);
+    };
+    let framed_later = |ctx: &mut Ctx| {
+        let trial = ctx.attempt(&s, &|ctx, t| {
+            produce_inner(ctx, t, target, snap.clone(), e, &|_, _| {})
+        });
+        !trial.is_empty() && !rest.is_empty()
+    };
+    if !is_spatial(e) && calls_pure(e) && framed_later(ctx) {
+        let mut later = later;
+        later.push((e, snap.clone()));
+        return produce_parts(ctx, s, target, rest, later, k);
+    }
+    produce_inner(ctx, s, target, snap.clone(), e, &|ctx, s1| {
+        produce_parts(ctx, s1, target, rest, later.clone(), k)
+    })
+}
+
+/// Whether a pure expression calls a pure method (whose precondition needs
+/// heap parts).
+fn calls_pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call(_) | ExprKind::Opening(..) | ExprKind::Using(..) => true,
+        ExprKind::Field { recv: a, .. }
+        | ExprKind::Length(a)
+        | ExprKind::Unary(_, a)
+        | ExprKind::Old(a)
+        | ExprKind::Acc(a)
+        | ExprKind::Untouched(a)
+        | ExprKind::PostStep(_, a) => calls_pure(a),
+        ExprKind::Index {
+            arr: a, index: b, ..
+        }
+        | ExprKind::Binary(_, a, b) => calls_pure(a) || calls_pure(b),
+        ExprKind::Cond(c, a, b) => calls_pure(c) || calls_pure(a) || calls_pure(b),
+        ExprKind::New { .. } | ExprKind::NewArray { .. } => true,
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Null
+        | ExprKind::This
+        | ExprKind::Result
+        | ExprKind::Name(_)
+        | ExprKind::Var(_) => false,
+    }
 }
