@@ -120,13 +120,14 @@ pub fn checked_program(
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let front = on_thread("sift-front", VERIFIER_STACK, || {
-        let mut program = crate::syntax::parse_all(source).map_err(|d| (Stage::Parse, d))?;
+        let mut program = crate::syntax::parse_all(source)
+            .map_err(|d| (Stage::Parse, d.into_iter().map(plain_error).collect()))?;
         let errors = crate::check::check(&mut program);
         if errors.is_empty() {
             crate::lower::program(&mut program, source);
             Ok(program)
         } else {
-            Err((Stage::Check, errors))
+            Err((Stage::Check, in_members(&program, errors)))
         }
     });
     let mut report = FileReport {
@@ -140,7 +141,7 @@ pub fn checked_program(
         Ok(Ok(p)) => Ok((p, report)),
         Ok(Err((stage, errors))) => {
             report.stage = stage;
-            report.errors = errors.into_iter().map(plain_error).collect();
+            report.errors = errors;
             Err(report)
         }
         Err(payload) => {
@@ -162,6 +163,30 @@ fn file_errors(mut errors: Vec<ErrorReport>) -> Vec<ErrorReport> {
     errors.sort_by_key(|e| (e.diag.span.start, e.diag.kind));
     errors.dedup_by(|a, b| a.diag.kind == b.diag.kind && a.diag.span == b.diag.span);
     errors
+}
+
+/// Type errors, each with the member it is in (`Class.name`), if any.
+fn in_members(program: &crate::syntax::ast::Program, errors: Vec<Diagnostic>) -> Vec<ErrorReport> {
+    let members: Vec<(Span, String)> = program
+        .classes
+        .iter()
+        .flat_map(|c| {
+            c.members()
+                .map(move |m| (m.span().clone(), format!("{}.{}", c.name.name, m.name().name)))
+        })
+        .collect();
+    errors
+        .into_iter()
+        .map(|d| {
+            let inside = |s: &Span| s.start <= d.span.start && d.span.end <= s.end;
+            let member = members.iter().find(|(s, _)| inside(s));
+            let member = member.map(|(_, name)| name.clone()).unwrap_or_default();
+            ErrorReport {
+                member,
+                ..plain_error(d)
+            }
+        })
+        .collect()
 }
 
 fn plain_error(diag: Diagnostic) -> ErrorReport {

@@ -50,6 +50,26 @@ fn verification_error_exits_one_with_rustc_style_text() {
     assert!(err.contains("assert x > 0;"), "{err}");
 }
 
+/// A type error inside a member names it (`Class.name`); one outside any
+/// member names none.
+#[test]
+fn type_errors_name_their_member() {
+    let p = temp_file(
+        "type_member.sift",
+        b"class D {\n  int f;\n  void m() {\n    int x = true;\n  }\n}\nclass D { }\n",
+    );
+    let o = sift(&["verify", "--json", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let got: Vec<(u64, String)> = doc["files"][0]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| (e["line"].as_u64().unwrap(), e["method"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(got, [(4, "D.m".to_string()), (7, String::new())]);
+}
+
 #[test]
 fn json_document_has_the_documented_shape() {
     let p = temp_file(
