@@ -171,8 +171,12 @@ fn in_members(program: &crate::syntax::ast::Program, errors: Vec<Diagnostic>) ->
         .classes
         .iter()
         .flat_map(|c| {
-            c.members()
-                .map(move |m| (m.span().clone(), format!("{}.{}", c.name.name, m.name().name)))
+            c.members().map(move |m| {
+                (
+                    m.span().clone(),
+                    format!("{}.{}", c.name.name, m.name().name),
+                )
+            })
         })
         .collect();
     errors

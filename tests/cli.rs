@@ -65,7 +65,12 @@ fn type_errors_name_their_member() {
         .as_array()
         .expect("errors")
         .iter()
-        .map(|e| (e["line"].as_u64().unwrap(), e["method"].as_str().unwrap().to_string()))
+        .map(|e| {
+            (
+                e["line"].as_u64().unwrap(),
+                e["method"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     assert_eq!(got, [(4, "D.m".to_string()), (7, String::new())]);
 }

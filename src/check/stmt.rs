@@ -256,9 +256,14 @@ impl Checker {
     }
 
     /// The right-hand side of `x = e;`, `T x = e;`, `e.f = e;` or
-    /// `a[i] = e;`: a call or `new` may stand here as a whole (lowering
-    /// gives the last two a temporary).
+    /// `a[i] = e;`, or the value of `return e;`: a call or `new` may stand
+    /// here as a whole (lowering gives the last three a temporary).
     fn rhs(&mut self, e: &mut Expr, expected: &Ty) {
+        self.rhs_for(e, expected, "");
+    }
+
+    /// `rhs`, with what the expected type is for.
+    fn rhs_for(&mut self, e: &mut Expr, expected: &Ty, why: &str) {
         let span = e.span.clone();
         let t = match &mut e.kind {
             ExprKind::Call(call) => {
@@ -285,7 +290,7 @@ impl Checker {
             }
             _ => self.expr(e, Pos::Value),
         };
-        self.expect(&t, expected, span, "");
+        self.expect(&t, expected, span, why);
     }
 
     fn condition(&mut self, cond: &mut Expr, keyword: &str) {
@@ -301,29 +306,23 @@ impl Checker {
     fn ret(&mut self, value: Option<&mut Expr>, span: crate::syntax::ast::Span) {
         let ret = self.ctx.ret.clone();
         match value {
+            Some(e) if ret != Ty::Void => {
+                self.rhs_for(e, &ret, &format!("the method returns `{ret}`"));
+            }
             Some(e) => {
-                let t = self.expr(e, Pos::Value);
-                if ret == Ty::Void {
-                    let place = if self.ctx.kind == MemberKind::Constructor {
-                        "a constructor"
-                    } else {
-                        "a `void` method"
-                    };
-                    let d = error(
-                        e.span.clone(),
-                        format!("cannot return a value from {place}"),
-                    )
-                    .with_label("unexpected return value")
-                    .with_help("remove the value: `return;`");
-                    self.report(d);
+                self.expr(e, Pos::Value);
+                let place = if self.ctx.kind == MemberKind::Constructor {
+                    "a constructor"
                 } else {
-                    self.expect(
-                        &t,
-                        &ret,
-                        e.span.clone(),
-                        &format!("the method returns `{ret}`"),
-                    );
-                }
+                    "a `void` method"
+                };
+                let d = error(
+                    e.span.clone(),
+                    format!("cannot return a value from {place}"),
+                )
+                .with_label("unexpected return value")
+                .with_help("remove the value: `return;`");
+                self.report(d);
             }
             None if ret != Ty::Void => {
                 let d = error(span, "missing return value")

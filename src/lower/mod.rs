@@ -49,13 +49,17 @@ struct Lowerer<'s> {
     next: usize,
 }
 
-/// A call or `new`, which the engine takes only as the whole right side of
-/// an assignment to a variable.
+/// A mutator call or `new`, which the engine takes only as the whole right
+/// side of an assignment to a variable.
 fn is_whole_rhs(e: &Expr) -> bool {
-    matches!(
-        e.kind,
-        ExprKind::Call(_) | ExprKind::New { .. } | ExprKind::NewArray { .. }
-    )
+    match &e.kind {
+        ExprKind::Call(c) => !c
+            .target
+            .as_ref()
+            .is_some_and(|t| matches!(t.kind, MemberKind::Pure | MemberKind::Predicate)),
+        ExprKind::New { .. } | ExprKind::NewArray { .. } => true,
+        _ => false,
+    }
 }
 
 /// Whether a statement itself (not the blocks nested in it) is sugar or
@@ -67,8 +71,8 @@ fn needs_lowering(s: &Stmt) -> bool {
         StmtKind::Local { init: Some(e), .. }
         | StmtKind::Assign { value: e, .. }
         | StmtKind::Call(e)
-        | StmtKind::If { cond: e, .. }
-        | StmtKind::Return(Some(e)) => has_step(e),
+        | StmtKind::If { cond: e, .. } => has_step(e),
+        StmtKind::Return(Some(e)) => has_step(e) || is_whole_rhs(e),
         StmtKind::FieldAssign { target, value } | StmtKind::IndexAssign { target, value } => {
             has_step(target) || has_step(value) || is_whole_rhs(value)
         }
@@ -202,6 +206,13 @@ impl Lowerer<'_> {
                     then,
                     els,
                 }
+            }
+            // `return m();` and `return new C();`: the value in a temporary.
+            StmtKind::Return(Some(e)) if is_whole_rhs(&e) => {
+                let value = self.rhs(e, &span, out);
+                let t = self.temp(&value.span);
+                out.push(assign(&t, value, &span));
+                StmtKind::Return(Some(read(&t)))
             }
             StmtKind::Return(Some(e)) => StmtKind::Return(Some(self.expr(e, &span, out))),
             kind => kind,

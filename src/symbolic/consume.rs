@@ -158,7 +158,7 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
             else {
                 return ctx.internal(&s, a.span.clone(), "not a predicate instance");
             };
-            eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+            eval_call_operands(ctx, s, call, None, &|ctx, s, recv, args| {
                 let mut key: Vec<Term> = recv.iter().cloned().collect();
                 key.extend(args.iter().cloned());
                 if let Some(id) = find_chunk(ctx, &s, &h2, &name, &key) {

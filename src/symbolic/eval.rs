@@ -345,11 +345,19 @@ pub type OperandsCont<'k> = &'k dyn Fn(&mut Ctx, State, Option<Term>, Vec<Term>)
 /// The receiver and arguments of a call, with the receiver proved non-null
 /// if `check_null` (calls; a predicate instance needs no such check: where
 /// its chunk is held, the receiver is known non-null).
-pub fn eval_call_operands(ctx: &mut Ctx, s: State, call: &Call, check_null: bool, k: OperandsCont) {
+/// The receiver and arguments of `call`. With `null_at`, the receiver must
+/// be provably non-null (`receiver.null` reported there otherwise).
+pub fn eval_call_operands(
+    ctx: &mut Ctx,
+    s: State,
+    call: &Call,
+    null_at: Option<&Span>,
+    k: OperandsCont,
+) {
     eval_receiver(ctx, s, call, &|ctx, s, recv| {
         eval_args(ctx, s, &call.args, &|ctx, s, args| {
             if let Some(r) = &recv
-                && check_null
+                && let Some(at) = null_at
                 && !ctx.prove(
                     &s,
                     &Term::neq(r.clone(), Term::null()),
@@ -361,7 +369,7 @@ pub fn eval_call_operands(ctx: &mut Ctx, s: State, call: &Call, check_null: bool
                     _ => "this".into(),
                 };
                 let reason = Reason::ReceiverMaybeNull { receiver: what };
-                let Some(s) = ctx.fail(&s, Kind::ReceiverNull, call.span.clone(), reason) else {
+                let Some(s) = ctx.fail(&s, Kind::ReceiverNull, at.clone(), reason) else {
                     return;
                 };
                 return k(ctx, s, recv.clone(), args);
@@ -418,7 +426,7 @@ fn pure_call(ctx: &mut Ctx, s: State, call: &Call, unfold: bool, k: TermCont) {
         );
         return;
     }
-    eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
+    eval_call_operands(ctx, s, call, Some(&call.span), &|ctx, s, recv, args| {
         let callee = bind(&s, recv.clone(), &pure.decl.params, &args);
         ctx.consuming_pre.push(pure.fun.clone());
         let ob = obligation_at(Kind::PreconditionFailed, call.span.clone(), None, &s);
@@ -536,7 +544,7 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
     };
     let name = format!("{}.{}", pred.class, call.name.name);
     let what = ctx.text(&call.span);
-    eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+    eval_call_operands(ctx, s, call, None, &|ctx, s, recv, args| {
         let mut key: Vec<Term> = recv.iter().cloned().collect();
         key.extend(args.iter().cloned());
         let mut taking = s.clone();

@@ -276,7 +276,7 @@ fn exec_call(ctx: &mut Ctx, s: State, call: &Call, k: &dyn Fn(&mut Ctx, State, O
             "a call statement that is not a mutator",
         );
     };
-    eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
+    eval_call_operands(ctx, s, call, Some(&call.span), &|ctx, s, recv, args| {
         invoke(ctx, s, m, recv, &args, call.span.clone(), k)
     })
 }
@@ -362,7 +362,8 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
     let name = format!("{}.{}", pred.class, call.name.name);
     // The receiver must be provably non-null: producing an instance assumes
     // it is (docs/language.md section 4), so `null.q()` must never be created.
-    eval_call_operands(ctx, s, call, true, &|ctx, s, recv, args| {
+    // `receiver.null` at the `close` (docs/language.md section 3).
+    eval_call_operands(ctx, s, call, Some(&span), &|ctx, s, recv, args| {
         let Some(recv) = recv else {
             return ctx.internal(&s, call.span.clone(), "predicate without receiver");
         };

@@ -94,7 +94,7 @@ fn produce_inner(ctx: &mut Ctx, s: State, target: &Target, snap: Term, a: &Expr,
         ExprKind::Call(call) if is_predicate(call) => {
             let class = call.target.as_ref().map_or("", |t| t.class.as_str());
             let name = format!("{class}.{}", call.name.name);
-            eval_call_operands(ctx, s, call, false, &|ctx, s, recv, args| {
+            eval_call_operands(ctx, s, call, None, &|ctx, s, recv, args| {
                 let Some(recv) = recv else {
                     return ctx.internal(&s, call.span.clone(), "predicate without receiver");
                 };
