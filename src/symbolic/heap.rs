@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use imbl::{HashMap, OrdMap, OrdSet};
 
-use super::term::Term;
+use super::term::{Sort, Term};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Chunk {
@@ -92,7 +92,29 @@ pub struct Heap {
     by_name: HashMap<Arc<str>, OrdSet<ChunkId>>,
     /// Chunks by name and receiver, for the syntactic lookup tried first.
     by_recv: HashMap<(Arc<str>, Term), OrdSet<ChunkId>>,
+    /// The references not allocated on this path that chunks hold (as
+    /// receivers or field values), with how many times: a new object
+    /// differs from all of them (`State::existing_refs`), and listing them
+    /// must not cost a walk over the heap.
+    foreign: HashMap<Term, u32>,
     next: ChunkId,
+}
+
+/// The references of a chunk that a new object differs from: its receiver
+/// and a reference value, unless allocated on this path (those differ by
+/// their numbers) or `null`.
+fn foreign_refs(c: &Chunk) -> impl Iterator<Item = &Term> {
+    let value = match c {
+        Chunk::Field { value, .. } => Some(value),
+        Chunk::Pred { .. } => None,
+    };
+    std::iter::once(c.recv())
+        .chain(value)
+        .filter(|t| is_foreign(t))
+}
+
+pub fn is_foreign(t: &Term) -> bool {
+    t.sort() == Sort::Ref && t.allocation().is_none() && *t != Term::null()
 }
 
 impl Heap {
@@ -125,12 +147,32 @@ impl Heap {
             .entry((name, chunk.recv().clone()))
             .or_default()
             .insert(id);
+        for t in foreign_refs(&chunk) {
+            *self.foreign.entry(t.clone()).or_default() += 1;
+        }
         self.chunks.insert(id, chunk);
         id
     }
 
+    fn forget_foreign(&mut self, t: &Term) {
+        if let Some(n) = self.foreign.get_mut(t) {
+            *n -= 1;
+            if *n == 0 {
+                self.foreign.remove(t);
+            }
+        }
+    }
+
+    /// The references not allocated on this path that chunks hold.
+    pub fn foreign(&self) -> impl Iterator<Item = &Term> {
+        self.foreign.keys()
+    }
+
     pub fn remove(&mut self, id: ChunkId) -> Option<Chunk> {
         let chunk = self.chunks.remove(&id)?;
+        for t in foreign_refs(&chunk) {
+            self.forget_foreign(t);
+        }
         let name = chunk.name().clone();
         if let Some(set) = self.by_name.get_mut(&name) {
             set.remove(&id);
@@ -150,8 +192,15 @@ impl Heap {
 
     /// Replaces the value of a field chunk in place (same id).
     pub fn set_value(&mut self, id: ChunkId, new_value: Term) {
-        if let Some(Chunk::Field { value, .. }) = self.chunks.get_mut(&id) {
-            *value = new_value;
+        let Some(Chunk::Field { value, .. }) = self.chunks.get_mut(&id) else {
+            return;
+        };
+        let old = std::mem::replace(value, new_value.clone());
+        if is_foreign(&old) {
+            self.forget_foreign(&old);
+        }
+        if is_foreign(&new_value) {
+            *self.foreign.entry(new_value).or_default() += 1;
         }
     }
 
@@ -218,6 +267,35 @@ mod tests {
 
     fn r(n: u32) -> Term {
         Term::var(n, &format!("r{n}"), Sort::Ref, VarKind::Plain)
+    }
+
+    #[test]
+    fn references_not_allocated_here_are_counted() {
+        let fresh = Term::var(9, "o", Sort::Ref, VarKind::Allocated(1));
+        let mut h = Heap::new();
+        let a = h.add(Chunk::Field {
+            recv: r(1),
+            field: "C.next".into(),
+            value: r(2),
+        });
+        let b = h.add(Chunk::Field {
+            recv: fresh.clone(),
+            field: "C.next".into(),
+            value: r(2),
+        });
+        let sorted = |h: &Heap| {
+            let mut v: Vec<String> = h.foreign().map(|t| t.to_string()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&h), ["r1@1", "r2@2"]);
+        h.set_value(a, Term::null());
+        assert_eq!(sorted(&h), ["r1@1", "r2@2"]);
+        h.remove(b);
+        assert_eq!(sorted(&h), ["r1@1"]);
+        h.set_value(a, fresh);
+        h.remove(a);
+        assert!(sorted(&h).is_empty());
     }
 
     #[test]

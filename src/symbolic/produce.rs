@@ -227,13 +227,13 @@ fn produce_parts(
         }
         return produce_parts(ctx, s, target, &later, Vec::new(), k);
     };
-    let framed_later = |ctx: &mut Ctx| {
+    let fails_here = |ctx: &mut Ctx| {
         let trial = ctx.attempt(&s, &|ctx, t| {
             produce_inner(ctx, t, target, snap.clone(), e, &|_, _| {})
         });
-        !trial.is_empty() && !rest.is_empty()
+        !trial.is_empty()
     };
-    if !is_spatial(e) && calls_pure(e) && framed_later(ctx) {
+    if !rest.is_empty() && !is_spatial(e) && calls_pure(e) && fails_here(ctx) {
         let mut later = later;
         later.push((e, snap.clone()));
         return produce_parts(ctx, s, target, rest, later, k);

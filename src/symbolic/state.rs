@@ -6,15 +6,62 @@ use std::sync::{Arc, OnceLock};
 
 use imbl::{HashSet, OrdMap, Vector};
 
-use super::heap::{Chunk, Heap};
-use super::term::{Sort, Term};
+use super::heap::{Heap, is_foreign};
+use super::term::Term;
 use crate::diag::Kind;
 pub use crate::logic::path::{PathCondition, PcNode};
 use crate::record::StepKind;
 use crate::record::failure::Related;
 use crate::syntax::ast::Span;
 
-pub type Store = OrdMap<Arc<str>, Term>;
+/// The variables and their values, with the references among the values
+/// that were not allocated on this path counted (`State::existing_refs`
+/// lists them without a walk over every variable). Reads go through the
+/// map itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Store {
+    vars: OrdMap<Arc<str>, Term>,
+    foreign: imbl::HashMap<Term, u32>,
+}
+
+impl std::ops::Deref for Store {
+    type Target = OrdMap<Arc<str>, Term>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.vars
+    }
+}
+
+impl Store {
+    pub fn insert(&mut self, name: Arc<str>, value: Term) -> Option<Term> {
+        if is_foreign(&value) {
+            *self.foreign.entry(value.clone()).or_default() += 1;
+        }
+        let old = self.vars.insert(name, value)?;
+        if let Some(n) = self.foreign.get_mut(&old) {
+            *n -= 1;
+            if *n == 0 {
+                self.foreign.remove(&old);
+            }
+        }
+        Some(old)
+    }
+
+    /// The values that are references not allocated on this path.
+    pub fn foreign(&self) -> impl Iterator<Item = &Term> {
+        self.foreign.keys()
+    }
+}
+
+impl FromIterator<(Arc<str>, Term)> for Store {
+    fn from_iter<I: IntoIterator<Item = (Arc<str>, Term)>>(iter: I) -> Store {
+        let mut store = Store::default();
+        for (k, v) in iter {
+            store.insert(k, v);
+        }
+        store
+    }
+}
 
 /// What is being consumed when a failure happens: it decides the reported
 /// kind and place (docs/language.md section 8). The outermost obligation wins.
@@ -160,24 +207,29 @@ pub struct Deferred {
 
 impl State {
     /// The references the state mentions that were not allocated on this
-    /// path (allocated ones differ from a new one by their numbers): chunk
-    /// receivers, reference values of fields and of the store. Each denotes
-    /// an object that exists now, so a new object differs from all of them.
+    /// path (allocated ones differ from a new one by their numbers): those
+    /// chunks hold (receivers, field values) and those of the store. Each
+    /// denotes an object that exists now, so a new object differs from all
+    /// of them.
     pub fn existing_refs(&self) -> Vec<Term> {
         let mut seen = std::collections::HashSet::new();
-        let chunks = self.heap.iter().flat_map(|(_, c)| {
-            let value = match c {
-                Chunk::Field { value, .. } => Some(value.clone()),
-                Chunk::Pred { .. } => None,
-            };
-            std::iter::once(c.recv().clone()).chain(value)
-        });
-        let stored = self.store.values().cloned();
-        chunks
+        let stored = self.store.foreign();
+        let mut out: Vec<Term> = self
+            .heap
+            .foreign()
             .chain(stored)
-            .filter(|t| t.sort() == Sort::Ref && t.allocation().is_none() && *t != Term::null())
-            .filter(|t| seen.insert(t.clone()))
-            .collect()
+            .filter(|t| seen.insert(*t))
+            .cloned()
+            .collect();
+        // The sets iterate in a random order; the facts and the steps that
+        // show them must not.
+        out.sort_by_cached_key(|t| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.hash(&mut h);
+            (h.finish(), t.to_string())
+        });
+        out
     }
 
     /// Carries the definitions deferred in `arm` since `from` (how many
