@@ -300,14 +300,7 @@ impl Lowerer<'_> {
         let parts = self.seq(parts, site, out);
         let parts = parts
             .into_iter()
-            .map(|p| {
-                let stable = matches!(p.kind, ExprKind::Var(_) | ExprKind::This | ExprKind::Int(_));
-                if stable && !reads(&p).meets(&later) {
-                    p
-                } else {
-                    self.capture(p, site, out)
-                }
-            })
+            .map(|p| place::keep(self, p, &later, site, out))
             .collect();
         let value = self.rhs(value, site, out);
         let t = self.temp(&value.span);

@@ -228,9 +228,13 @@ fn produce_parts(
         return produce_parts(ctx, s, target, &later, Vec::new(), k);
     };
     let fails_here = |ctx: &mut Ctx| {
+        // A look ahead, not a step of the path: the debugger's tree does
+        // not get its steps.
+        let tree = ctx.all_steps.take();
         let trial = ctx.attempt(&s, &|ctx, t| {
             produce_inner(ctx, t, target, snap.clone(), e, &|_, _| {})
         });
+        ctx.all_steps = tree;
         !trial.is_empty()
     };
     if !rest.is_empty() && !is_spatial(e) && calls_pure(e) && fails_here(ctx) {
