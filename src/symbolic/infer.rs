@@ -212,11 +212,17 @@ pub fn close_for(
     k: Rest,
     missing: &dyn Fn(&mut Ctx, State, Option<CloseLack>),
 ) {
-    // Inside an `opening` of a pure method's body, a call terminates
-    // because it needs less than the opened instance (paper 3.6); closing
-    // an instance there could hand it the whole instance back.
-    let in_opening = ctx.termination.is_some() && s.opening_depth > 0;
-    let (Some(recv), true) = (recv, ctx.infer && s.infer_depth < MAX_DEPTH && !in_opening) else {
+    // Not in a pure method's body: no `close` can be written there, and the
+    // termination check (paper 3.6) counts on the heap a call needs never
+    // growing: inside an `opening` the call needs less than the opened
+    // instance, and a call to an earlier method needs what its caller has.
+    // A close there could hand a call the opened instance back, or make
+    // an instance of a predicate without permissions out of nothing.
+    let in_pure_body = ctx.termination.is_some();
+    let (Some(recv), true) = (
+        recv,
+        ctx.infer && s.infer_depth < MAX_DEPTH && !in_pure_body,
+    ) else {
         return missing(ctx, s, None);
     };
     let what = ctx.text(&span);
