@@ -6,11 +6,12 @@
 //! The produced chunks are then added to the heap of the state.
 
 use super::consume::{consume, is_predicate, is_spatial, snapshot_shape};
-use super::ctx::{Cont, Ctx};
+use super::ctx::{Cont, Ctx, TrialFailure};
 use super::eval::{eval, eval_call_operands, on_arms};
 use super::heap::{Chunk, Heap};
 use super::state::State;
 use super::term::Term;
+use crate::record::failure::ChunkName;
 use crate::syntax::ast::*;
 
 pub fn produce(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
@@ -227,7 +228,9 @@ fn produce_parts(
         }
         return produce_parts(ctx, s, target, &later, Vec::new(), k);
     };
-    let fails_here = |ctx: &mut Ctx| {
+    // Only for a missing predicate instance: a field read still needs its
+    // `acc` before it, a division its non-zero divisor, and so on.
+    let lacks_an_instance = |ctx: &mut Ctx| {
         // A look ahead, not a step of the path: the debugger's tree does
         // not get its steps.
         let tree = ctx.all_steps.take();
@@ -235,9 +238,12 @@ fn produce_parts(
             produce_inner(ctx, t, target, snap.clone(), e, &|_, _| {})
         });
         ctx.all_steps = tree;
-        !trial.is_empty()
+        let instance = |f: &TrialFailure| {
+            matches!(f.reason.missing_chunk(), Some((ChunkName::Predicate(_), _)))
+        };
+        !trial.is_empty() && trial.iter().all(instance)
     };
-    if !rest.is_empty() && !is_spatial(e) && calls_pure(e) && fails_here(ctx) {
+    if !rest.is_empty() && !is_spatial(e) && calls_pure(e) && lacks_an_instance(ctx) {
         let mut later = later;
         later.push((e, snap.clone()));
         return produce_parts(ctx, s, target, rest, later, k);
