@@ -96,24 +96,51 @@ pub struct Heap {
     /// receivers or field values), with how many times: a new object
     /// differs from all of them (`State::existing_refs`), and listing them
     /// must not cost a walk over the heap.
-    foreign: HashMap<Term, u32>,
+    foreign: ForeignRefs,
     next: ChunkId,
 }
 
-/// The references of a chunk that a new object differs from: its receiver
-/// and a reference value, unless allocated on this path (those differ by
-/// their numbers) or `null`.
-fn foreign_refs(c: &Chunk) -> impl Iterator<Item = &Term> {
+/// References not allocated on this path, each with how many places hold
+/// it (a chunk, a variable), so that removing one place keeps the others.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ForeignRefs(HashMap<Term, u32>);
+
+impl ForeignRefs {
+    /// Counts `t` if it is such a reference.
+    pub fn add(&mut self, t: &Term) {
+        if is_foreign(t) {
+            *self.0.entry(t.clone()).or_default() += 1;
+        }
+    }
+
+    /// Uncounts `t` (once).
+    pub fn forget(&mut self, t: &Term) {
+        if let Some(n) = self.0.get_mut(t) {
+            *n -= 1;
+            if *n == 0 {
+                self.0.remove(t);
+            }
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Term> {
+        self.0.keys()
+    }
+}
+
+/// The terms of a chunk that may be references a new object differs from:
+/// its receiver and a field's value.
+fn refs_of(c: &Chunk) -> impl Iterator<Item = &Term> {
     let value = match c {
         Chunk::Field { value, .. } => Some(value),
         Chunk::Pred { .. } => None,
     };
-    std::iter::once(c.recv())
-        .chain(value)
-        .filter(|t| is_foreign(t))
+    std::iter::once(c.recv()).chain(value)
 }
 
-pub fn is_foreign(t: &Term) -> bool {
+/// A reference neither `null` nor allocated on this path (those differ
+/// from a new object by their numbers).
+fn is_foreign(t: &Term) -> bool {
     t.sort() == Sort::Ref && t.allocation().is_none() && *t != Term::null()
 }
 
@@ -147,31 +174,22 @@ impl Heap {
             .entry((name, chunk.recv().clone()))
             .or_default()
             .insert(id);
-        for t in foreign_refs(&chunk) {
-            *self.foreign.entry(t.clone()).or_default() += 1;
+        for t in refs_of(&chunk) {
+            self.foreign.add(t);
         }
         self.chunks.insert(id, chunk);
         id
     }
 
-    fn forget_foreign(&mut self, t: &Term) {
-        if let Some(n) = self.foreign.get_mut(t) {
-            *n -= 1;
-            if *n == 0 {
-                self.foreign.remove(t);
-            }
-        }
-    }
-
     /// The references not allocated on this path that chunks hold.
     pub fn foreign(&self) -> impl Iterator<Item = &Term> {
-        self.foreign.keys()
+        self.foreign.iter()
     }
 
     pub fn remove(&mut self, id: ChunkId) -> Option<Chunk> {
         let chunk = self.chunks.remove(&id)?;
-        for t in foreign_refs(&chunk) {
-            self.forget_foreign(t);
+        for t in refs_of(&chunk) {
+            self.foreign.forget(t);
         }
         let name = chunk.name().clone();
         if let Some(set) = self.by_name.get_mut(&name) {
@@ -196,12 +214,8 @@ impl Heap {
             return;
         };
         let old = std::mem::replace(value, new_value.clone());
-        if is_foreign(&old) {
-            self.forget_foreign(&old);
-        }
-        if is_foreign(&new_value) {
-            *self.foreign.entry(new_value).or_default() += 1;
-        }
+        self.foreign.forget(&old);
+        self.foreign.add(&new_value);
     }
 
     /// Chunks named `name` whose key terms are syntactically `key`.

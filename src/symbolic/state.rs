@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use imbl::{HashSet, OrdMap, Vector};
 
-use super::heap::{Heap, is_foreign};
+use super::heap::{ForeignRefs, Heap};
 use super::term::Term;
 use crate::diag::Kind;
 pub use crate::logic::path::{PathCondition, PcNode};
@@ -21,7 +21,7 @@ use crate::syntax::ast::Span;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Store {
     vars: OrdMap<Arc<str>, Term>,
-    foreign: imbl::HashMap<Term, u32>,
+    foreign: ForeignRefs,
 }
 
 impl std::ops::Deref for Store {
@@ -34,22 +34,15 @@ impl std::ops::Deref for Store {
 
 impl Store {
     pub fn insert(&mut self, name: Arc<str>, value: Term) -> Option<Term> {
-        if is_foreign(&value) {
-            *self.foreign.entry(value.clone()).or_default() += 1;
-        }
+        self.foreign.add(&value);
         let old = self.vars.insert(name, value)?;
-        if let Some(n) = self.foreign.get_mut(&old) {
-            *n -= 1;
-            if *n == 0 {
-                self.foreign.remove(&old);
-            }
-        }
+        self.foreign.forget(&old);
         Some(old)
     }
 
     /// The values that are references not allocated on this path.
     pub fn foreign(&self) -> impl Iterator<Item = &Term> {
-        self.foreign.keys()
+        self.foreign.iter()
     }
 }
 
