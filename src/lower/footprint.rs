@@ -6,7 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::syntax::ast::{Call, Expr, ExprKind, Receiver};
+use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::walk::exprs;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
@@ -29,7 +30,7 @@ impl Footprint {
 /// Whether `e` holds a postfix update.
 pub fn has_step(e: &Expr) -> bool {
     let mut found = false;
-    visit(e, &mut |e| {
+    exprs(e, &mut |e| {
         found |= matches!(e.kind, ExprKind::PostStep(..))
     });
     found
@@ -38,7 +39,7 @@ pub fn has_step(e: &Expr) -> bool {
 /// The locations the postfix updates in `e` write.
 pub fn writes(e: &Expr) -> Footprint {
     let mut f = Footprint::default();
-    visit(e, &mut |e| {
+    exprs(e, &mut |e| {
         if let ExprKind::PostStep(_, target) = &e.kind {
             match &target.kind {
                 ExprKind::Var(x) | ExprKind::Name(x) => {
@@ -56,7 +57,7 @@ pub fn writes(e: &Expr) -> Footprint {
 /// form added later, such as an array element, may read any of the heap).
 pub fn reads(e: &Expr) -> Footprint {
     let mut f = Footprint::default();
-    visit(e, &mut |e| match &e.kind {
+    exprs(e, &mut |e| match &e.kind {
         ExprKind::Var(x) | ExprKind::Name(x) => {
             f.vars.insert(x.name.clone());
         }
@@ -71,52 +72,4 @@ pub fn reads(e: &Expr) -> Footprint {
         _ => f.heap = true,
     });
     f
-}
-
-/// Calls `f` on `e` and every expression in it.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Null
-        | ExprKind::This
-        | ExprKind::Result
-        | ExprKind::Name(_)
-        | ExprKind::Var(_) => {}
-        ExprKind::Field { recv, .. } => visit(recv, f),
-        ExprKind::Call(call) => visit_call(call, f),
-        ExprKind::New { args, .. } => args.iter().for_each(|a| visit(a, f)),
-        ExprKind::NewArray { size, .. } => visit(size, f),
-        ExprKind::Index { arr, index, .. } => {
-            visit(arr, f);
-            visit(index, f);
-        }
-        ExprKind::Length(a) => visit(a, f),
-        ExprKind::Unary(_, a)
-        | ExprKind::Old(a)
-        | ExprKind::Acc(a)
-        | ExprKind::Untouched(a)
-        | ExprKind::PostStep(_, a) => visit(a, f),
-        ExprKind::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::Cond(c, a, b) => {
-            visit(c, f);
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::Opening(call, body) | ExprKind::Using(call, body) => {
-            visit_call(call, f);
-            visit(body, f);
-        }
-    }
-}
-
-fn visit_call(call: &Call, f: &mut dyn FnMut(&Expr)) {
-    if let Receiver::Expr(r) = &call.receiver {
-        visit(r, f);
-    }
-    call.args.iter().for_each(|a| visit(a, f));
 }

@@ -13,6 +13,7 @@ use super::state::State;
 use super::term::Term;
 use crate::record::failure::ChunkName;
 use crate::syntax::ast::*;
+use crate::syntax::walk::exprs;
 
 pub fn produce(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, k: Cont) {
     produce_with(ctx, s, snap, a, false, k)
@@ -256,27 +257,12 @@ fn produce_parts(
 /// Whether a pure expression calls a pure method (whose precondition needs
 /// heap parts).
 fn calls_pure(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Call(_) | ExprKind::Opening(..) | ExprKind::Using(..) => true,
-        ExprKind::Field { recv: a, .. }
-        | ExprKind::Length(a)
-        | ExprKind::Unary(_, a)
-        | ExprKind::Old(a)
-        | ExprKind::Acc(a)
-        | ExprKind::Untouched(a)
-        | ExprKind::PostStep(_, a) => calls_pure(a),
-        ExprKind::Index {
-            arr: a, index: b, ..
-        }
-        | ExprKind::Binary(_, a, b) => calls_pure(a) || calls_pure(b),
-        ExprKind::Cond(c, a, b) => calls_pure(c) || calls_pure(a) || calls_pure(b),
-        ExprKind::New { .. } | ExprKind::NewArray { .. } => true,
-        ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Null
-        | ExprKind::This
-        | ExprKind::Result
-        | ExprKind::Name(_)
-        | ExprKind::Var(_) => false,
-    }
+    let mut found = false;
+    exprs(e, &mut |x| {
+        found |= matches!(
+            x.kind,
+            ExprKind::Call(_) | ExprKind::Opening(..) | ExprKind::Using(..)
+        );
+    });
+    found
 }

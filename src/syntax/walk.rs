@@ -3,9 +3,10 @@
 //! statement list, the language server's cost estimate, ...). `parts`
 //! matches every statement form without a catch-all arm: a new form is a
 //! compile error here, and each analysis that needs to know about it
-//! matches on it exhaustively too.
+//! matches on it exhaustively too. `exprs` is the same for the expressions
+//! inside one expression.
 
-use super::ast::{Block, ExprKind, Ident, Stmt, StmtKind};
+use super::ast::{Block, Call, Expr, ExprKind, Ident, Receiver, Stmt, StmtKind};
 
 /// What the analyses need of one statement: the blocks it holds, in source
 /// order (`then` before `else`), and the local variable or parameter it
@@ -77,6 +78,54 @@ pub fn statements(stmts: &[Stmt]) -> impl Iterator<Item = &Stmt> {
             }
         }
     })
+}
+
+/// Calls `f` on `e` and every expression in it.
+pub fn exprs(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Null
+        | ExprKind::This
+        | ExprKind::Result
+        | ExprKind::Name(_)
+        | ExprKind::Var(_) => {}
+        ExprKind::Field { recv, .. } => exprs(recv, f),
+        ExprKind::Call(call) => exprs_in_call(call, f),
+        ExprKind::New { args, .. } => args.iter().for_each(|a| exprs(a, f)),
+        ExprKind::NewArray { size, .. } => exprs(size, f),
+        ExprKind::Index { arr, index, .. } => {
+            exprs(arr, f);
+            exprs(index, f);
+        }
+        ExprKind::Length(a) => exprs(a, f),
+        ExprKind::Unary(_, a)
+        | ExprKind::Old(a)
+        | ExprKind::Acc(a)
+        | ExprKind::Untouched(a)
+        | ExprKind::PostStep(_, a) => exprs(a, f),
+        ExprKind::Binary(_, a, b) => {
+            exprs(a, f);
+            exprs(b, f);
+        }
+        ExprKind::Cond(c, a, b) => {
+            exprs(c, f);
+            exprs(a, f);
+            exprs(b, f);
+        }
+        ExprKind::Opening(call, body) | ExprKind::Using(call, body) => {
+            exprs_in_call(call, f);
+            exprs(body, f);
+        }
+    }
+}
+
+fn exprs_in_call(call: &Call, f: &mut dyn FnMut(&Expr)) {
+    if let Receiver::Expr(r) = &call.receiver {
+        exprs(r, f);
+    }
+    call.args.iter().for_each(|a| exprs(a, f));
 }
 
 #[cfg(test)]
