@@ -149,12 +149,28 @@ impl Lowerer<'_> {
                 target,
                 value: self.rhs(value, &span, out),
             },
+            // `e.f = m();`, `a[i] = new C();`: the target's parts (captured
+            // where the call could change them), then the call, then the
+            // store (Java's order).
+            StmtKind::FieldAssign { target, value } | StmtKind::IndexAssign { target, value }
+                if is_whole_rhs(&value) =>
+            {
+                match Place::of(self, target, &writes(&value), &span, out) {
+                    Ok(place) => {
+                        let value = self.call_result(value, &span, out);
+                        place.write(value)
+                    }
+                    // Not a place: the checker let nothing else through;
+                    // the engine reports the statement as it is.
+                    Err(target) => StmtKind::FieldAssign { target, value },
+                }
+            }
             StmtKind::FieldAssign { target, value } => {
                 // The receiver, then the value, then the store (Java's order).
                 match target.kind {
                     ExprKind::Field { recv, field, class } => {
-                        let (mut parts, value) = self.located(vec![*recv], value, &span, out);
-                        let Some(recv) = parts.pop() else {
+                        let mut ops = self.seq(vec![*recv, value], &span, out).into_iter();
+                        let (Some(recv), Some(value)) = (ops.next(), ops.next()) else {
                             return;
                         };
                         let target = Expr::new(
@@ -177,9 +193,10 @@ impl Lowerer<'_> {
                 // The array, the index, then the value, then the store.
                 match target.kind {
                     ExprKind::Index { arr, index, elem } => {
-                        let (mut parts, value) =
-                            self.located(vec![*arr, *index], value, &span, out);
-                        let (Some(index), Some(arr)) = (parts.pop(), parts.pop()) else {
+                        let mut ops = self.seq(vec![*arr, *index, value], &span, out);
+                        let (Some(value), Some(index), Some(arr)) =
+                            (ops.pop(), ops.pop(), ops.pop())
+                        else {
                             return;
                         };
                         let target = Expr::new(
@@ -209,10 +226,7 @@ impl Lowerer<'_> {
             }
             // `return m();` and `return new C();`: the value in a temporary.
             StmtKind::Return(Some(e)) if is_whole_rhs(&e) => {
-                let value = self.rhs(e, &span, out);
-                let t = self.temp(&value.span);
-                out.push(assign(&t, value, &span));
-                StmtKind::Return(Some(read(&t)))
+                StmtKind::Return(Some(self.call_result(e, &span, out)))
             }
             StmtKind::Return(Some(e)) => StmtKind::Return(Some(self.expr(e, &span, out))),
             kind => kind,
@@ -277,35 +291,12 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The parts that locate the target of `e.f = value;` or
-    /// `a[i] = value;` (the receiver; the array and the index), then the
-    /// value, in Java's order. A call or `new` gets a temporary (the engine
-    /// takes them only as the whole right side of `x = ...;`), and the parts
-    /// are captured before it unless they are variables it cannot change.
-    fn located(
-        &mut self,
-        parts: Vec<Expr>,
-        value: Expr,
-        site: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> (Vec<Expr>, Expr) {
-        if !is_whole_rhs(&value) {
-            let mut all = self.seq(parts.into_iter().chain([value]).collect(), site, out);
-            let value = all
-                .pop()
-                .unwrap_or_else(|| Expr::new(ExprKind::Null, site.clone()));
-            return (all, value);
-        }
-        let later = writes(&value);
-        let parts = self.seq(parts, site, out);
-        let parts = parts
-            .into_iter()
-            .map(|p| place::keep(self, p, &later, site, out))
-            .collect();
+    /// A mutator call or `new`, lowered into a new temporary: the read of
+    /// it (the engine takes them only as the whole right side of
+    /// `x = ...;`).
+    fn call_result(&mut self, value: Expr, site: &Span, out: &mut Vec<Stmt>) -> Expr {
         let value = self.rhs(value, site, out);
-        let t = self.temp(&value.span);
-        out.push(assign(&t, value, site));
-        (parts, read(&t))
+        self.capture(value, site, out)
     }
 
     /// The right side of `x = e;`, `T x = e;` or a call statement: a mutator

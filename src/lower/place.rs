@@ -120,13 +120,7 @@ impl Place {
 
 /// `e` itself when it is a variable, `this` or a literal that nothing
 /// `later` writes; else a temporary holding its value now.
-pub(super) fn keep(
-    l: &mut Lowerer,
-    e: Expr,
-    later: &Footprint,
-    site: &Span,
-    out: &mut Vec<Stmt>,
-) -> Expr {
+fn keep(l: &mut Lowerer, e: Expr, later: &Footprint, site: &Span, out: &mut Vec<Stmt>) -> Expr {
     let stable = matches!(e.kind, ExprKind::Var(_) | ExprKind::This | ExprKind::Int(_));
     if stable && !reads(&e).meets(later) {
         e
