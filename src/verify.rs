@@ -351,7 +351,8 @@ fn verify_members(
         })
         .collect();
     // A cached error's replay runs again, on a big stack like a fresh
-    // one's (the concrete interpreter recurses once per nested call).
+    // one's (the concrete interpreter recurses once per nested call). Should
+    // it panic, the member is verified afresh, as if it were not cached.
     let mut reports: Vec<Option<MemberReport>> = match (hooks.cache.as_deref_mut(), &layout) {
         (Some(cache), Some(layout)) => with_big_stack(|| {
             chosen
@@ -359,7 +360,10 @@ fn verify_members(
                 .map(|&i| {
                     let m = &all[i];
                     let replay = |e: &ErrorReport| replay_error(&info, source, m, e, opts.infer);
-                    cache.get(path, layout, m, i, &replay)
+                    std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        cache.get(path, layout, m, i, &replay)
+                    }))
+                    .unwrap_or(None)
                 })
                 .collect()
         }),
