@@ -6,6 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "differential/generator.rs"]
+#[allow(dead_code)]
+mod generator;
+
 use serde_json::Value;
 use sift::cache::Cache;
 use sift::verify::{FileReport, Hooks, Options, verify_source, verify_source_with};
@@ -849,4 +853,81 @@ fn a_key_file_that_cannot_be_used_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
+}
+
+/// A generated program with a caller `cc` of its first static method
+/// `s<i>` whose assertion depends on what that body returns (so its
+/// replay does), and the same program with only that body replaced by
+/// `return a;`; `None` when the program has no static method.
+fn with_callee_edit(src: &str) -> Option<(String, String)> {
+    let head = src.find("  static int s")?;
+    let name = &src[head + "  static int ".len()..head + src[head..].find('(')?];
+    let caller = format!(
+        "  static void cc(int x) requires 1 <= x && x <= 3; {{ int y = {name}(x, x + 1); assert y == x; }}\n}}\n"
+    );
+    let src = format!("{}{caller}", src.strip_suffix("}\n")?);
+    let body = head + src[head..].find("\n  {\n")? + 4;
+    let end = body + src[body..].find("\n  }\n")?;
+    let edited = format!("{}\n    return a;{}", &src[..body], &src[end..]);
+    Some((src, edited))
+}
+
+/// Generated programs (the differential test's): after an edit of only a
+/// callee's body, the cached results of its callers (verification kept,
+/// replays run again on the callee of now) equal a fresh run's.
+#[test]
+fn generated_callee_edits_keep_cached_results_fresh() {
+    let opts = Options {
+        timeout_ms: 5_000,
+        ..Options::default()
+    };
+    let (mut edited_files, mut reused, mut replays_changed) = (0, 0, 0);
+    for seed in 1..=16 {
+        let Some((src, edited)) = with_callee_edit(&generator::program(seed).source) else {
+            continue;
+        };
+        let mut cache = Cache::in_memory();
+        let mut run = |text: &str| {
+            let mut hooks = Hooks {
+                cache: Some(&mut cache),
+                ..Hooks::default()
+            };
+            verify_source_with("gen.sift", text, &opts, &mut hooks)
+        };
+        let first = run(&src);
+        if !first.members.iter().all(|m| m.reusable) {
+            continue;
+        }
+        let cached = run(&edited);
+        same(
+            &cached,
+            &verify_source("gen.sift", &edited, &opts),
+            &format!("seed {seed}"),
+        );
+        // The replays of the members taken from the cache.
+        let status = |r: &FileReport| -> Vec<String> {
+            r.errors
+                .iter()
+                .filter(|e| {
+                    cached
+                        .members
+                        .iter()
+                        .any(|m| m.cached && m.name == e.member)
+                })
+                .map(|e| format!("{:?}", e.replay.as_ref().map(|x| x.status)))
+                .collect()
+        };
+        if status(&first) != status(&cached) {
+            replays_changed += 1;
+        }
+        edited_files += 1;
+        reused += cached.members.iter().filter(|m| m.cached).count();
+    }
+    assert!(edited_files >= 6, "only {edited_files} programs edited");
+    assert!(reused >= 60, "only {reused} members reused");
+    // Where a stored replay would have gone stale.
+    assert!(
+        replays_changed >= 3,
+        "only {replays_changed} replays changed with the edit"
+    );
 }
