@@ -503,8 +503,9 @@ fn exec_while(
 
 /// `join A` (paper section 6.1): every path must satisfy A; the path then
 /// goes on from a single state made of A alone over what holds on every
-/// path of the unit (`Ctx::unit_base`: its path condition and old heap are
-/// the parts common to all its starting states). That state does not depend
+/// path of the unit (`Ctx::unit_base`: its path condition, old heap and
+/// deferred definitions are the parts common to all its starting states).
+/// That state does not depend
 /// on which path arrives (the variables that differ are given fresh values),
 /// so it is explored once, from the first arrival.
 fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
@@ -535,6 +536,13 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     joined.heap = Heap::new();
     joined.pc = ctx.unit_base.pc.clone();
     joined.old = ctx.unit_base.old.clone();
+    // Deferred definitions are knowledge too: those of the arriving path
+    // carry the callee's precondition as it held where the call was made
+    // (`infer::definitions`), so only the unit's own, which every path
+    // shares, are kept. A call evaluated again past the join is deferred
+    // anew (`infer::use_on_eval`).
+    joined.deferred = ctx.unit_base.deferred.clone();
+    joined.deferred_calls = ctx.unit_base.deferred_calls.clone();
     joined.obligation = None;
     let assigned = ctx.assigned.clone();
     havoc(ctx, &mut joined, &assigned);
