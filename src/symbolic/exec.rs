@@ -553,9 +553,9 @@ fn with_frame(ctx: &mut Ctx, end: &State, frame: &State, base: usize, cond: &Exp
 /// goes on from a single state made of A alone over what holds on every
 /// path of the unit (`Ctx::unit_base`: its path condition, old heap and
 /// deferred definitions are the parts common to all its starting states).
-/// That state does not depend
-/// on which path arrives (the variables that differ are given fresh values),
-/// so it is explored once, from the first arrival.
+/// That state does not depend on which path arrives (the variables that
+/// differ are given fresh values), so it is explored once, from the first
+/// arrival.
 fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     // Exploring paths, a join neither checks nor merges: each path goes on
     // (the concrete run checks the join).
