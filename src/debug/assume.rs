@@ -72,6 +72,18 @@ pub fn insertion(
     n: usize,
     expr: &str,
 ) -> Result<Insertion, String> {
+    insertion_of(source, member, tree, n, &format!("assume {expr};"))
+}
+
+/// The place for the statement `stmt` (one line of Sift, ending in `;`)
+/// at step `n`: where [`insertion`] puts an `assume`.
+pub fn insertion_of(
+    source: &str,
+    member: &str,
+    tree: &Tree,
+    n: usize,
+    stmt: &str,
+) -> Result<Insertion, String> {
     let program = crate::syntax::parse(source)
         .map_err(|d| format!("the program does not parse: {}", d.message))?;
     let (class, name) = member.split_once('.').unwrap_or(("", member));
@@ -81,19 +93,24 @@ pub fn insertion(
         .filter(|c| c.name.name == class)
         .flat_map(|c| c.methods.iter())
         .find(|m| m.name.name == name)
-        .ok_or_else(|| format!("`assume` works in method and constructor bodies only, and `{member}` is not a method"))?;
+        .ok_or_else(|| {
+            format!(
+                "`{}` works in method and constructor bodies only, and `{member}` is not a method",
+                stmt.split(' ').next().unwrap_or(stmt)
+            )
+        })?;
     let point = point_of(method, tree, n)?;
     let (offset, text) = match point {
-        Point::Before(at) => (at, format!("assume {expr}; ")),
-        Point::After(at) => (at, format!(" assume {expr};")),
+        Point::Before(at) => (at, format!("{stmt} ")),
+        Point::After(at) => (at, format!(" {stmt}")),
         Point::BlockStart(block) => {
             if !source[block.start..].starts_with('{') {
                 return Err("cannot put a statement here (an `else if` without braces)".to_string());
             }
-            (block.start + 1, format!(" assume {expr};"))
+            (block.start + 1, format!(" {stmt}"))
         }
     };
-    let stmt_start = offset + text.find("assume").unwrap_or(0);
+    let stmt_start = offset + text.len() - text.trim_start().len();
     Ok(Insertion {
         offset,
         text,
@@ -207,6 +224,17 @@ fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
 /// old path that the new tree still has. The flag says whether the
 /// `assume` step was found.
 pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -> (usize, bool) {
+    corresponding_stmt(old, old_node, new, ins, StmtForm::Assume)
+}
+
+/// [`corresponding`] for an inserted statement of the form `form`.
+pub fn corresponding_stmt(
+    old: &Tree,
+    old_node: usize,
+    new: &Tree,
+    ins: &Insertion,
+    form: StmtForm,
+) -> (usize, bool) {
     let key = |t: &Tree, n: usize, shift: bool| {
         let s = t.step(n);
         let span = if shift {
@@ -230,14 +258,8 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
     let mut best: Option<(usize, usize)> = None;
     for n in 0..new.nodes.len() {
         let s = new.step(n);
-        let assumed = matches!(
-            s.kind,
-            StepKind::Statement {
-                form: StmtForm::Assume,
-                ..
-            }
-        );
-        if s.span.start != ins.stmt_start || !assumed {
+        let inserted = matches!(s.kind, StepKind::Statement { form: f, .. } if f == form);
+        if s.span.start != ins.stmt_start || !inserted {
             continue;
         }
         let path = new.path(n);

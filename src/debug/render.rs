@@ -275,6 +275,8 @@ commands (a step is the state after a statement, a branch decision or a failure)
   restore NAME        go back to a saved position
   assume EXPR         insert `assume EXPR;` at this point of the program,
                       verify again and continue at the new `assume` step
+  prove EXPR          whether EXPR holds here on this path (verifies the
+                      program with `assert EXPR;` at this point)
   member C.m          debug another member of the file (`member` lists them)
   help, h             this list
   quit, q             leave (end of input too)
