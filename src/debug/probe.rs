@@ -74,7 +74,7 @@ impl Prober {
 
     /// A failure of the inserted statement, on the path to `near` when
     /// there is one, else anywhere.
-    fn failure_in<'a>(p: &'a Probed, near: Option<usize>) -> Option<&'a ErrorReport> {
+    fn failure_in(p: &Probed, near: Option<usize>) -> Option<&ErrorReport> {
         let t = &p.run.tree;
         let local = near.and_then(|n| {
             t.siblings(n)
