@@ -48,7 +48,11 @@ pub fn parse(body: &[u8]) -> Result<Request, Bad> {
             "a request needs a numeric \"seq\" and a \"command\"".to_string()
         ));
     };
-    let arguments = obj.get("arguments").cloned().unwrap_or(Value::Null);
+    let mut arguments = obj.get("arguments").cloned().unwrap_or(Value::Null);
+    // Lua clients encode an empty table as `[]`.
+    if arguments.as_array().is_some_and(Vec::is_empty) {
+        arguments = Value::Null;
+    }
     if !(arguments.is_object() || arguments.is_null()) {
         return Err(Bad {
             why: "\"arguments\" must be an object".to_string(),
@@ -178,6 +182,8 @@ mod tests {
             let e = parse(bad).expect_err("not a request");
             assert_eq!(e.seq, None);
         }
+        let lua = parse(br#"{"seq":4,"type":"request","command":"x","arguments":[]}"#);
+        assert_eq!(lua.map(|r| r.arguments), Ok(Value::Null));
         let e = parse(br#"{"seq":2,"type":"request","command":"x","arguments":3}"#)
             .expect_err("bad arguments");
         assert_eq!(e.seq, Some((2, "x".to_string())));
