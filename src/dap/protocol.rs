@@ -183,7 +183,7 @@ mod tests {
             assert_eq!(e.seq, None);
         }
         let lua = parse(br#"{"seq":4,"type":"request","command":"x","arguments":[]}"#);
-        assert_eq!(lua.map(|r| r.arguments), Ok(Value::Null));
+        assert_eq!(lua.expect("a request").arguments, Value::Null);
         let e = parse(br#"{"seq":2,"type":"request","command":"x","arguments":3}"#)
             .expect_err("bad arguments");
         assert_eq!(e.seq, Some((2, "x".to_string())));
