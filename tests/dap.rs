@@ -389,6 +389,71 @@ fn heap_chunks_expand_and_the_old_heap_is_the_pre_state() {
     );
 }
 
+const CELL: &str = "\
+class Cell {
+  int x;
+  predicate valid() { return acc(x); }
+  static void bump(Cell c)
+    requires c.valid();
+    ensures c.valid();
+  {
+    open c.valid();
+    c.x = c.x + 1;
+    close c.valid();
+    assert c.x > 0;
+  }
+}
+";
+
+#[test]
+fn predicate_instances_in_the_heap_and_values_of_expressions() {
+    let mut c = Client::start(CELL);
+    c.ask("initialize", json!({}), 0);
+    c.ask("launch", json!({ "program": "account.sift", "stopOnEntry": true }), 2);
+    c.ask("configurationDone", json!({}), 1);
+    c.ask("next", json!({ "threadId": 1 }), 1);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("variables", json!({ "variablesReference": 2 }), 0);
+    c.ask("variables", json!({ "variablesReference": 1_000_000 }), 0);
+    c.ask("evaluate", json!({ "expression": "c.x", "context": "watch" }), 0);
+    c.ask("next", json!({ "threadId": 1 }), 1);
+    c.ask("variables", json!({ "variablesReference": 2 }), 0);
+    c.ask("evaluate", json!({ "expression": "c.x + 1", "context": "watch" }), 0);
+    c.ask("evaluate", json!({ "expression": "c.x > 0", "context": "hover" }), 0);
+    c.ask("evaluate", json!({ "expression": "c", "context": "repl" }), 0);
+    c.ask("evaluate", json!({ "expression": "prove c.x > 0", "context": "repl" }), 0);
+    c.ask("continue", json!({ "threadId": 1 }), 1);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("disconnect", json!({}), 0);
+    let (code, log) = c.finish();
+    assert_eq!(code, Some(0));
+    same(&log, expect![[r#"
+        {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
+        {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
+        {"body":{"category":"console","output":"debugging Cell.bump in account.sift: 1 error; 8 steps in the execution tree\nstopped at the first failure\n[7] line 11: fails: assertion might not hold\n  11 |     assert c.x > 0;\n     |            ^^^^^^^\n"},"event":"output","type":"event"}
+        {"body":{},"event":"initialized","type":"event"}
+        {"body":{},"command":"configurationDone","request_seq":3,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"reason":"entry","threadId":1},"event":"stopped","type":"event"}
+        {"body":{},"command":"next","request_seq":4,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"stackFrames":[{"column":14,"endColumn":23,"endLine":5,"id":1,"line":5,"name":"Cell.bump [2] precondition produced","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":5,"success":true,"type":"response"}
+        {"body":{"variables":[{"name":"c.valid()","value":"held","variablesReference":1000000}]},"command":"variables","request_seq":6,"success":true,"type":"response"}
+        {"body":{"variables":[{"name":"predicate","value":"valid","variablesReference":0},{"name":"receiver","value":"c","variablesReference":0},{"name":"arguments","value":"","variablesReference":0}]},"command":"variables","request_seq":7,"success":true,"type":"response"}
+        {"body":{"result":"c.x","variablesReference":0},"command":"evaluate","request_seq":8,"success":true,"type":"response"}
+        {"body":{},"command":"next","request_seq":9,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"variables":[{"name":"c.x","value":"old(c.x)","variablesReference":1000000}]},"command":"variables","request_seq":10,"success":true,"type":"response"}
+        {"body":{"result":"(c.x + 1)","variablesReference":0},"command":"evaluate","request_seq":11,"success":true,"type":"response"}
+        {"body":{"result":"(0 < c.x)","variablesReference":0},"command":"evaluate","request_seq":12,"success":true,"type":"response"}
+        {"body":{"result":"old(c)","variablesReference":0},"command":"evaluate","request_seq":13,"success":true,"type":"response"}
+        {"body":{"result":"`c.x > 0` might not hold on this path (assertion might not hold)\n  counterexample: c = object#1, c.x = 0","variablesReference":0},"command":"evaluate","request_seq":14,"success":true,"type":"response"}
+        {"body":{"allThreadsContinued":true},"command":"continue","request_seq":15,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`c.x > 0` might not hold\nhelp: nothing on this path implies `c.x > 0`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"stackFrames":[{"column":12,"endColumn":19,"endLine":11,"id":1,"line":11,"name":"Cell.bump [7] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":16,"success":true,"type":"response"}
+        {"body":{},"command":"disconnect","request_seq":17,"success":true,"type":"response"}
+    "#]]);
+}
+
 #[test]
 fn malformed_messages_and_requests_out_of_order_get_errors() {
     let mut c = Client::start(ACCOUNT);

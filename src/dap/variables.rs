@@ -45,29 +45,14 @@ fn with_model(run: &Run, at: usize, name: &str, value: &str) -> String {
     }
 }
 
-/// A chunk's name (its location or instance) and value (the field's value
-/// or the instance's snapshot).
+/// A chunk's name (its location or instance) and value: the field's
+/// value, or `held` for a predicate instance (the record shows instances in
+/// program terms, without their snapshots).
 fn chunk_parts(c: &ChunkView) -> (String, String) {
-    if let Some((loc, v)) = c.text.split_once(" ↦ ") {
-        return (loc.to_string(), v.to_string());
+    match c.text.split_once(" ↦ ") {
+        Some((loc, v)) => (loc.to_string(), v.to_string()),
+        None => (c.text.clone(), "held".to_string()),
     }
-    // `t.q[s](args)`: the snapshot between the first `[` and its `]`.
-    if let Some(open) = c.text.find('[') {
-        let mut depth = 0;
-        for (i, ch) in c.text[open..].char_indices() {
-            match ch {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                _ => {}
-            }
-            if depth == 0 {
-                let close = open + i;
-                let name = format!("{}{}", &c.text[..open], &c.text[close + 1..]);
-                return (name, c.text[open + 1..close].to_string());
-            }
-        }
-    }
-    (c.text.clone(), String::new())
 }
 
 impl Adapter {
@@ -167,13 +152,20 @@ fn chunk_fields(c: Option<&ChunkView>) -> Vec<Value> {
             ]
         }
         ChunkName::Predicate(p) => {
-            let args = name
-                .split_once('(')
-                .map_or(String::new(), |(_, a)| a.trim_end_matches(')').to_string());
+            // `r.p(args)`, or `p(args)` on `this`.
+            let call = format!("{p}(");
+            let (recv, args) = match name.rfind(&call) {
+                Some(at) => (
+                    name[..at].strip_suffix('.').unwrap_or("this"),
+                    name[at + call.len()..].strip_suffix(')').unwrap_or(""),
+                ),
+                None => ("", ""),
+            };
+            let recv = if recv.is_empty() { "this" } else { recv };
             vec![
                 var("predicate", p, 0),
-                var("arguments", &args, 0),
-                var("snapshot", &value, 0),
+                var("receiver", recv, 0),
+                var("arguments", args, 0),
             ]
         }
     }
@@ -190,12 +182,21 @@ mod tests {
             text: "a.b.f ↦ 3".into(),
         };
         assert_eq!(chunk_parts(&field), ("a.b.f".into(), "3".into()));
+        assert_eq!(chunk_fields(Some(&field))[1]["value"], "a.b");
         let pred = ChunkView {
             of: ChunkName::Predicate("q".into()),
-            text: "t.q[s[1]](x, y)".into(),
+            text: "t.next.q(x, y)".into(),
         };
-        assert_eq!(chunk_parts(&pred), ("t.q(x, y)".into(), "s[1]".into()));
+        assert_eq!(chunk_parts(&pred), ("t.next.q(x, y)".into(), "held".into()));
         let fields = chunk_fields(Some(&pred));
-        assert_eq!(fields[1]["value"], "x, y");
+        assert_eq!(
+            (&fields[1]["value"], &fields[2]["value"]),
+            (&"t.next".into(), &"x, y".into())
+        );
+        let own = ChunkView {
+            of: ChunkName::Predicate("valid".into()),
+            text: "valid()".into(),
+        };
+        assert_eq!(chunk_fields(Some(&own))[1]["value"], "this");
     }
 }
