@@ -13,29 +13,8 @@ use std::time::Duration;
 use expect_test::{Expect, expect};
 use serde_json::{Value, json};
 
-const ACCOUNT: &str = "\
-class Account {
-  int balance;
-  static void deposit(Account a, int n)
-    requires acc(a.balance) && n >= 0;
-    ensures acc(a.balance) && a.balance == old(a.balance) + n;
-  {
-    a.balance = a.balance + n;
-  }
-  static void pay(Account a, int n)
-    requires acc(a.balance);
-    ensures acc(a.balance);
-  {
-    int before = a.balance;
-    if (n > 0) {
-      deposit(a, n);
-    } else {
-      deposit(a, 0 - n);
-    }
-    assert a.balance > before;
-  }
-}
-";
+/// The failing program of the sessions (shifted by its two comment lines).
+const ACCOUNT: &str = include_str!("dap/account.sift");
 
 /// Long enough for a loaded machine; a hang fails the test instead of
 /// blocking it.
@@ -216,8 +195,8 @@ fn a_whole_session_on_a_failing_method() {
     c.ask(
         "setBreakpoints",
         json!({ "source": { "path": path }, "breakpoints": [
-            { "line": 13 }, { "line": 15, "condition": "n > 5" },
-            { "line": 17, "condition": "n > 0" }, { "line": 2 } ] }),
+            { "line": 15 }, { "line": 17, "condition": "n > 5" },
+            { "line": 19, "condition": "n > 0" }, { "line": 4 } ] }),
         0,
     );
     c.ask("configurationDone", json!({}), 1);
@@ -250,7 +229,7 @@ fn a_whole_session_on_a_failing_method() {
         json!({ "expression": "nope + 1", "context": "watch" }),
         0,
     );
-    // Along the path to the failure: the condition at line 17 cannot hold.
+    // Along the path to the failure: the condition at line 19 cannot hold.
     c.ask("continue", json!({ "threadId": 1 }), 1);
     c.ask("exceptionInfo", json!({ "threadId": 1 }), 0);
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
@@ -263,7 +242,7 @@ fn a_whole_session_on_a_failing_method() {
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
     c.ask("branches", json!({}), 0);
     c.ask("branch", json!({ "index": 1 }), 1);
-    // On the other branch the condition at line 15 may hold.
+    // On the other branch the condition at line 17 may hold.
     c.ask("continue", json!({ "threadId": 1 }), 1);
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
     c.ask("stepOut", json!({ "threadId": 1 }), 1);
@@ -276,56 +255,56 @@ fn a_whole_session_on_a_failing_method() {
     same(
         &log,
         expect![[r#"
-        {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
-        {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
-        {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 19: fails: assertion might not hold\n  19 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
-        {"body":{},"event":"initialized","type":"event"}
-        {"body":{"breakpoints":[{"line":13,"verified":true},{"line":15,"verified":true},{"line":17,"verified":true},{"line":2,"message":"no step of `Account.pay` is on this line","verified":false}]},"command":"setBreakpoints","request_seq":3,"success":true,"type":"response"}
-        {"body":{},"command":"configurationDone","request_seq":4,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"threads":[{"id":1,"name":"Account.pay"}]},"command":"threads","request_seq":5,"success":true,"type":"response"}
-        {"body":{"stackFrames":[{"column":5,"endColumn":28,"endLine":13,"id":1,"line":13,"name":"Account.pay [3] int before = a.balance;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":6,"success":true,"type":"response"}
-        {"body":{"scopes":[{"expensive":false,"name":"Store","namedVariables":3,"presentationHint":"locals","variablesReference":1},{"expensive":false,"name":"Heap","namedVariables":1,"variablesReference":2},{"expensive":false,"name":"Path condition","namedVariables":1,"variablesReference":3},{"expensive":false,"name":"Old heap","variablesReference":4}]},"command":"scopes","request_seq":7,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a","value":"old(a)","variablesReference":0},{"name":"before","value":"a.balance","variablesReference":0},{"name":"n","value":"old(n)","variablesReference":0}]},"command":"variables","request_seq":8,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a.balance","value":"before","variablesReference":1000000}]},"command":"variables","request_seq":9,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"1","value":"(null != a)","variablesReference":0}]},"command":"variables","request_seq":10,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":2000000}]},"command":"variables","request_seq":11,"success":true,"type":"response"}
-        {"body":{},"command":"next","request_seq":12,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":9,"endColumn":14,"endLine":14,"id":1,"line":14,"name":"Account.pay [4] if (n > 0): else branch","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":13,"success":true,"type":"response"}
-        {"body":{},"command":"stepBack","request_seq":14,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"result":"(before + 1)","variablesReference":0},"command":"evaluate","request_seq":15,"success":true,"type":"response"}
-        {"body":{"result":"a.balance","variablesReference":0},"command":"evaluate","request_seq":16,"success":true,"type":"response"}
-        {"body":{"result":"`before == a.balance` holds on this path","variablesReference":0},"command":"evaluate","request_seq":17,"success":true,"type":"response"}
-        {"body":{"error":{"format":"`nope + 1` does not type-check here: cannot find value `nope` in this scope","id":1,"showUser":true}},"command":"evaluate","message":"`nope + 1` does not type-check here: cannot find value `nope` in this scope","request_seq":18,"success":false,"type":"response"}
-        {"body":{"allThreadsContinued":true},"command":"continue","request_seq":19,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"breakMode":"always","description":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","details":{"message":"assertion might not hold","typeName":"assert.failed"},"exceptionId":"assert.failed"},"command":"exceptionInfo","request_seq":20,"success":true,"type":"response"}
-        {"body":{"stackFrames":[{"column":12,"endColumn":30,"endLine":19,"id":1,"line":19,"name":"Account.pay [6] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":21,"success":true,"type":"response"}
-        {"body":{"scopes":[{"expensive":false,"name":"Store","namedVariables":3,"presentationHint":"locals","variablesReference":1},{"expensive":false,"name":"Heap","namedVariables":1,"variablesReference":2},{"expensive":false,"name":"Path condition","namedVariables":3,"variablesReference":3},{"expensive":false,"name":"Old heap","variablesReference":4},{"expensive":false,"name":"Counterexample","namedVariables":5,"variablesReference":5}]},"command":"scopes","request_seq":22,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a","value":"old(a) (model: object#1)","variablesReference":0},{"name":"before","value":"old(a.balance) (model: 0)","variablesReference":0},{"name":"n","value":"old(n) (model: 0)","variablesReference":0}]},"command":"variables","request_seq":23,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a","value":"object#1","variablesReference":0},{"name":"before","value":"0","variablesReference":0},{"name":"n","value":"0","variablesReference":0},{"name":"a.balance","value":"0","variablesReference":0},{"name":"old(a.balance)","value":"0","variablesReference":0}]},"command":"variables","request_seq":24,"success":true,"type":"response"}
-        {"body":{},"command":"stepBack","request_seq":25,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":13,"endColumn":62,"endLine":5,"id":2,"line":5,"name":"Account.deposit (precondition consumed, postcondition produced)","source":{"name":"account.sift","path":"<dir>/account.sift"}},{"column":7,"endColumn":25,"endLine":17,"id":1,"line":17,"name":"Account.pay [5] deposit(a, 0 - n);","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":2},"command":"stackTrace","request_seq":26,"success":true,"type":"response"}
-        {"body":{},"command":"reverseContinue","request_seq":27,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":5,"endColumn":28,"endLine":13,"id":1,"line":13,"name":"Account.pay [3] int before = a.balance;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":28,"success":true,"type":"response"}
-        {"body":{"branches":[{"chosen":false,"failsAtLines":[],"index":1,"label":"if (n > 0): then branch","line":14},{"chosen":true,"failsAtLines":[19],"index":2,"label":"if (n > 0): else branch","line":14}],"split":"[3] line 13: int before = a.balance;"},"command":"branches","request_seq":29,"success":true,"type":"response"}
-        {"body":{},"command":"branch","request_seq":30,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"allThreadsContinued":true},"command":"continue","request_seq":31,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":13,"endColumn":62,"endLine":5,"id":2,"line":5,"name":"Account.deposit (precondition consumed, postcondition produced)","source":{"name":"account.sift","path":"<dir>/account.sift"}},{"column":7,"endColumn":21,"endLine":15,"id":1,"line":15,"name":"Account.pay [5] deposit(a, n);","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":2},"command":"stackTrace","request_seq":32,"success":true,"type":"response"}
-        {"body":{},"command":"stepOut","request_seq":33,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":5,"endColumn":31,"endLine":19,"id":1,"line":19,"name":"Account.pay [6] assert a.balance > before;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":34,"success":true,"type":"response"}
-        {"body":{"allThreadsContinued":true},"command":"continue","request_seq":35,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"no failure ahead on this path; the next one is on another branch\nassertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"stackFrames":[{"column":12,"endColumn":30,"endLine":19,"id":1,"line":19,"name":"Account.pay [6] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":36,"success":true,"type":"response"}
-        {"body":{},"command":"disconnect","request_seq":37,"success":true,"type":"response"}
-    "#]],
+            {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
+            {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
+            {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 21: fails: assertion might not hold\n  21 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
+            {"body":{},"event":"initialized","type":"event"}
+            {"body":{"breakpoints":[{"line":15,"verified":true},{"line":17,"verified":true},{"line":19,"verified":true},{"line":4,"message":"no step of `Account.pay` is on this line","verified":false}]},"command":"setBreakpoints","request_seq":3,"success":true,"type":"response"}
+            {"body":{},"command":"configurationDone","request_seq":4,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"threads":[{"id":1,"name":"Account.pay"}]},"command":"threads","request_seq":5,"success":true,"type":"response"}
+            {"body":{"stackFrames":[{"column":5,"endColumn":28,"endLine":15,"id":1,"line":15,"name":"Account.pay [3] int before = a.balance;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":6,"success":true,"type":"response"}
+            {"body":{"scopes":[{"expensive":false,"name":"Store","namedVariables":3,"presentationHint":"locals","variablesReference":1},{"expensive":false,"name":"Heap","namedVariables":1,"variablesReference":2},{"expensive":false,"name":"Path condition","namedVariables":1,"variablesReference":3},{"expensive":false,"name":"Old heap","variablesReference":4}]},"command":"scopes","request_seq":7,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a","value":"old(a)","variablesReference":0},{"name":"before","value":"a.balance","variablesReference":0},{"name":"n","value":"old(n)","variablesReference":0}]},"command":"variables","request_seq":8,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a.balance","value":"before","variablesReference":1000000}]},"command":"variables","request_seq":9,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"1","value":"(null != a)","variablesReference":0}]},"command":"variables","request_seq":10,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":2000000}]},"command":"variables","request_seq":11,"success":true,"type":"response"}
+            {"body":{},"command":"next","request_seq":12,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":9,"endColumn":14,"endLine":16,"id":1,"line":16,"name":"Account.pay [4] if (n > 0): else branch","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":13,"success":true,"type":"response"}
+            {"body":{},"command":"stepBack","request_seq":14,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"result":"(before + 1)","variablesReference":0},"command":"evaluate","request_seq":15,"success":true,"type":"response"}
+            {"body":{"result":"a.balance","variablesReference":0},"command":"evaluate","request_seq":16,"success":true,"type":"response"}
+            {"body":{"result":"`before == a.balance` holds on this path","variablesReference":0},"command":"evaluate","request_seq":17,"success":true,"type":"response"}
+            {"body":{"error":{"format":"`nope + 1` does not type-check here: cannot find value `nope` in this scope","id":1,"showUser":true}},"command":"evaluate","message":"`nope + 1` does not type-check here: cannot find value `nope` in this scope","request_seq":18,"success":false,"type":"response"}
+            {"body":{"allThreadsContinued":true},"command":"continue","request_seq":19,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"breakMode":"always","description":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","details":{"message":"assertion might not hold","typeName":"assert.failed"},"exceptionId":"assert.failed"},"command":"exceptionInfo","request_seq":20,"success":true,"type":"response"}
+            {"body":{"stackFrames":[{"column":12,"endColumn":30,"endLine":21,"id":1,"line":21,"name":"Account.pay [6] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":21,"success":true,"type":"response"}
+            {"body":{"scopes":[{"expensive":false,"name":"Store","namedVariables":3,"presentationHint":"locals","variablesReference":1},{"expensive":false,"name":"Heap","namedVariables":1,"variablesReference":2},{"expensive":false,"name":"Path condition","namedVariables":3,"variablesReference":3},{"expensive":false,"name":"Old heap","variablesReference":4},{"expensive":false,"name":"Counterexample","namedVariables":5,"variablesReference":5}]},"command":"scopes","request_seq":22,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a","value":"old(a) (model: object#1)","variablesReference":0},{"name":"before","value":"old(a.balance) (model: 0)","variablesReference":0},{"name":"n","value":"old(n) (model: 0)","variablesReference":0}]},"command":"variables","request_seq":23,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a","value":"object#1","variablesReference":0},{"name":"before","value":"0","variablesReference":0},{"name":"n","value":"0","variablesReference":0},{"name":"a.balance","value":"0","variablesReference":0},{"name":"old(a.balance)","value":"0","variablesReference":0}]},"command":"variables","request_seq":24,"success":true,"type":"response"}
+            {"body":{},"command":"stepBack","request_seq":25,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":13,"endColumn":62,"endLine":7,"id":2,"line":7,"name":"Account.deposit (precondition consumed, postcondition produced)","source":{"name":"account.sift","path":"<dir>/account.sift"}},{"column":7,"endColumn":25,"endLine":19,"id":1,"line":19,"name":"Account.pay [5] deposit(a, 0 - n);","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":2},"command":"stackTrace","request_seq":26,"success":true,"type":"response"}
+            {"body":{},"command":"reverseContinue","request_seq":27,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":5,"endColumn":28,"endLine":15,"id":1,"line":15,"name":"Account.pay [3] int before = a.balance;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":28,"success":true,"type":"response"}
+            {"body":{"branches":[{"chosen":false,"failsAtLines":[],"index":1,"label":"if (n > 0): then branch","line":16},{"chosen":true,"failsAtLines":[21],"index":2,"label":"if (n > 0): else branch","line":16}],"split":"[3] line 15: int before = a.balance;"},"command":"branches","request_seq":29,"success":true,"type":"response"}
+            {"body":{},"command":"branch","request_seq":30,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"allThreadsContinued":true},"command":"continue","request_seq":31,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":13,"endColumn":62,"endLine":7,"id":2,"line":7,"name":"Account.deposit (precondition consumed, postcondition produced)","source":{"name":"account.sift","path":"<dir>/account.sift"}},{"column":7,"endColumn":21,"endLine":17,"id":1,"line":17,"name":"Account.pay [5] deposit(a, n);","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":2},"command":"stackTrace","request_seq":32,"success":true,"type":"response"}
+            {"body":{},"command":"stepOut","request_seq":33,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":5,"endColumn":31,"endLine":21,"id":1,"line":21,"name":"Account.pay [6] assert a.balance > before;","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":34,"success":true,"type":"response"}
+            {"body":{"allThreadsContinued":true},"command":"continue","request_seq":35,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"no failure ahead on this path; the next one is on another branch\nassertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":12,"endColumn":30,"endLine":21,"id":1,"line":21,"name":"Account.pay [6] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":36,"success":true,"type":"response"}
+            {"body":{},"command":"disconnect","request_seq":37,"success":true,"type":"response"}
+        "#]],
     );
 }
 
@@ -363,29 +342,29 @@ fn heap_chunks_expand_and_the_old_heap_is_the_pre_state() {
     same(
         &log,
         expect![[r#"
-        {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
-        {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
-        {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 19: fails: assertion might not hold\n  19 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
-        {"body":{},"event":"initialized","type":"event"}
-        {"body":{},"command":"configurationDone","request_seq":3,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"entry","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"variables":[{"name":"(none)","value":"no pre-state on this path yet: `old(...)` reads the heap as the precondition leaves it","variablesReference":0}]},"command":"variables","request_seq":4,"success":true,"type":"response"}
-        {"body":{},"command":"next","request_seq":5,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":1000000}]},"command":"variables","request_seq":6,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"field","value":"balance","variablesReference":0},{"name":"receiver","value":"a","variablesReference":0},{"name":"value","value":"old(a.balance)","variablesReference":0}]},"command":"variables","request_seq":7,"success":true,"type":"response"}
-        {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":2000000}]},"command":"variables","request_seq":8,"success":true,"type":"response"}
-        {"body":{"result":"the path splits after [3] line 13: int before = a.balance;\n  1: line 14: if (n > 0): then branch [pc + (0 < n)]\n* 2: line 14: if (n > 0): else branch [pc + !(0 < n)] — fails at line 19","variablesReference":0},"command":"evaluate","request_seq":9,"success":true,"type":"response"}
-        {"body":{"result":"inserted `assume n > 0;` at line 12 and verified again: Account.pay verified (before: 1 error)\n[3] line 12: assume n > 0;\n  12 |   { assume n > 0;\n     |     ^^^^^^^^^^^^^","variablesReference":0},"command":"evaluate","request_seq":10,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{},"command":"stepBack","request_seq":11,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{},"command":"stepBack","request_seq":12,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{},"command":"stepBack","request_seq":13,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"description":"cannot go further this way: the session stays here","reason":"step","threadId":1},"event":"stopped","type":"event"}
-        {"body":{},"command":"disconnect","request_seq":14,"success":true,"type":"response"}
-    "#]],
+            {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
+            {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
+            {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 21: fails: assertion might not hold\n  21 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
+            {"body":{},"event":"initialized","type":"event"}
+            {"body":{},"command":"configurationDone","request_seq":3,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"entry","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"variables":[{"name":"(none)","value":"no pre-state on this path yet: `old(...)` reads the heap as the precondition leaves it","variablesReference":0}]},"command":"variables","request_seq":4,"success":true,"type":"response"}
+            {"body":{},"command":"next","request_seq":5,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":1000000}]},"command":"variables","request_seq":6,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"field","value":"balance","variablesReference":0},{"name":"receiver","value":"a","variablesReference":0},{"name":"value","value":"old(a.balance)","variablesReference":0}]},"command":"variables","request_seq":7,"success":true,"type":"response"}
+            {"body":{"variables":[{"name":"a.balance","value":"old(a.balance)","variablesReference":2000000}]},"command":"variables","request_seq":8,"success":true,"type":"response"}
+            {"body":{"result":"the path splits after [3] line 15: int before = a.balance;\n  1: line 16: if (n > 0): then branch [pc + (0 < n)]\n* 2: line 16: if (n > 0): else branch [pc + !(0 < n)] — fails at line 21","variablesReference":0},"command":"evaluate","request_seq":9,"success":true,"type":"response"}
+            {"body":{"result":"inserted `assume n > 0;` at line 14 and verified again: Account.pay verified (before: 1 error)\n[3] line 14: assume n > 0;\n  14 |   { assume n > 0;\n     |     ^^^^^^^^^^^^^","variablesReference":0},"command":"evaluate","request_seq":10,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{},"command":"stepBack","request_seq":11,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{},"command":"stepBack","request_seq":12,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{},"command":"stepBack","request_seq":13,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"description":"cannot go further this way: the session stays here","reason":"step","threadId":1},"event":"stopped","type":"event"}
+            {"body":{},"command":"disconnect","request_seq":14,"success":true,"type":"response"}
+        "#]],
     );
 }
 
@@ -409,25 +388,51 @@ class Cell {
 fn predicate_instances_in_the_heap_and_values_of_expressions() {
     let mut c = Client::start(CELL);
     c.ask("initialize", json!({}), 0);
-    c.ask("launch", json!({ "program": "account.sift", "stopOnEntry": true }), 2);
+    c.ask(
+        "launch",
+        json!({ "program": "account.sift", "stopOnEntry": true }),
+        2,
+    );
     c.ask("configurationDone", json!({}), 1);
     c.ask("next", json!({ "threadId": 1 }), 1);
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
     c.ask("variables", json!({ "variablesReference": 2 }), 0);
     c.ask("variables", json!({ "variablesReference": 1_000_000 }), 0);
-    c.ask("evaluate", json!({ "expression": "c.x", "context": "watch" }), 0);
+    c.ask(
+        "evaluate",
+        json!({ "expression": "c.x", "context": "watch" }),
+        0,
+    );
     c.ask("next", json!({ "threadId": 1 }), 1);
     c.ask("variables", json!({ "variablesReference": 2 }), 0);
-    c.ask("evaluate", json!({ "expression": "c.x + 1", "context": "watch" }), 0);
-    c.ask("evaluate", json!({ "expression": "c.x > 0", "context": "hover" }), 0);
-    c.ask("evaluate", json!({ "expression": "c", "context": "repl" }), 0);
-    c.ask("evaluate", json!({ "expression": "prove c.x > 0", "context": "repl" }), 0);
+    c.ask(
+        "evaluate",
+        json!({ "expression": "c.x + 1", "context": "watch" }),
+        0,
+    );
+    c.ask(
+        "evaluate",
+        json!({ "expression": "c.x > 0", "context": "hover" }),
+        0,
+    );
+    c.ask(
+        "evaluate",
+        json!({ "expression": "c", "context": "repl" }),
+        0,
+    );
+    c.ask(
+        "evaluate",
+        json!({ "expression": "prove c.x > 0", "context": "repl" }),
+        0,
+    );
     c.ask("continue", json!({ "threadId": 1 }), 1);
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
     c.ask("disconnect", json!({}), 0);
     let (code, log) = c.finish();
     assert_eq!(code, Some(0));
-    same(&log, expect![[r#"
+    same(
+        &log,
+        expect![[r#"
         {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
         {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
         {"body":{"category":"console","output":"debugging Cell.bump in account.sift: 1 error; 8 steps in the execution tree\nstopped at the first failure\n[7] line 11: fails: assertion might not hold\n  11 |     assert c.x > 0;\n     |            ^^^^^^^\n"},"event":"output","type":"event"}
@@ -451,7 +456,8 @@ fn predicate_instances_in_the_heap_and_values_of_expressions() {
         {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`c.x > 0` might not hold\nhelp: nothing on this path implies `c.x > 0`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
         {"body":{"stackFrames":[{"column":12,"endColumn":19,"endLine":11,"id":1,"line":11,"name":"Cell.bump [7] fails: assertion might not hold","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":16,"success":true,"type":"response"}
         {"body":{},"command":"disconnect","request_seq":17,"success":true,"type":"response"}
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -503,34 +509,34 @@ fn malformed_messages_and_requests_out_of_order_get_errors() {
     same(
         &log,
         expect![[r#"
-        {"body":{"error":{"format":"`stackTrace` before `initialize`: the first request must be `initialize`","id":1,"showUser":true}},"command":"stackTrace","message":"`stackTrace` before `initialize`: the first request must be `initialize`","request_seq":1,"success":false,"type":"response"}
-        {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: not a JSON message: key must be a string at line 1 column 2\n"},"event":"output","type":"event"}
-        {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: malformed header line \"no header here\"\n"},"event":"output","type":"event"}
-        {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: a message must be a JSON object\n"},"event":"output","type":"event"}
-        {"body":{"error":{"format":"\"arguments\" must be an object","id":1,"showUser":true}},"command":"x","message":"\"arguments\" must be an object","request_seq":70,"success":false,"type":"response"}
-        {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":2,"success":true,"type":"response"}
-        {"body":{"error":{"format":"`initialize` came twice","id":1,"showUser":true}},"command":"initialize","message":"`initialize` came twice","request_seq":3,"success":false,"type":"response"}
-        {"body":{"error":{"format":"`next`: no program is launched (send `launch` first)","id":1,"showUser":true}},"command":"next","message":"`next`: no program is launched (send `launch` first)","request_seq":4,"success":false,"type":"response"}
-        {"body":{"threads":[]},"command":"threads","request_seq":5,"success":true,"type":"response"}
-        {"body":{"error":{"format":"`setBreakpoints`: no program is launched (send `launch` first)","id":1,"showUser":true}},"command":"setBreakpoints","message":"`setBreakpoints`: no program is launched (send `launch` first)","request_seq":6,"success":false,"type":"response"}
-        {"body":{"error":{"format":"`launch` needs \"program\": the .sift file to debug","id":1,"showUser":true}},"command":"launch","message":"`launch` needs \"program\": the .sift file to debug","request_seq":7,"success":false,"type":"response"}
-        {"body":{"error":{"format":"cannot read `<dir>/missing.sift`: No such file or directory (os error 2)","id":1,"showUser":true}},"command":"launch","message":"cannot read `<dir>/missing.sift`: No such file or directory (os error 2)","request_seq":8,"success":false,"type":"response"}
-        {"body":{"error":{"format":"\"timeout\" must be a number","id":1,"showUser":true}},"command":"launch","message":"\"timeout\" must be a number","request_seq":9,"success":false,"type":"response"}
-        {"body":{"error":{"format":"`Account.nope` is not a member of `account.sift`; its members: Account.deposit, Account.pay","id":1,"showUser":true}},"command":"launch","message":"`Account.nope` is not a member of `account.sift`; its members: Account.deposit, Account.pay","request_seq":10,"success":false,"type":"response"}
-        {"body":{},"command":"launch","request_seq":11,"success":true,"type":"response"}
-        {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 19: fails: assertion might not hold\n  19 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
-        {"body":{},"event":"initialized","type":"event"}
-        {"body":{"error":{"format":"`stackTrace`: the session has not stopped yet (send `configurationDone`)","id":1,"showUser":true}},"command":"stackTrace","message":"`stackTrace`: the session has not stopped yet (send `configurationDone`)","request_seq":12,"success":false,"type":"response"}
-        {"body":{},"command":"configurationDone","request_seq":13,"success":true,"type":"response"}
-        {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
-        {"body":{"error":{"format":"a program is already launched","id":1,"showUser":true}},"command":"launch","message":"a program is already launched","request_seq":14,"success":false,"type":"response"}
-        {"body":{"error":{"format":"no variables under reference 99","id":1,"showUser":true}},"command":"variables","message":"no variables under reference 99","request_seq":15,"success":false,"type":"response"}
-        {"body":{"error":{"format":"the request needs \"variablesReference\"","id":1,"showUser":true}},"command":"variables","message":"the request needs \"variablesReference\"","request_seq":16,"success":false,"type":"response"}
-        {"body":{"error":{"format":"there are 2 branches here: \"index\" is from 1 to 2","id":1,"showUser":true}},"command":"branch","message":"there are 2 branches here: \"index\" is from 1 to 2","request_seq":17,"success":false,"type":"response"}
-        {"body":{"error":{"format":"`quit` is the editor's to do here (its stop button and breakpoints)","id":1,"showUser":true}},"command":"evaluate","message":"`quit` is the editor's to do here (its stop button and breakpoints)","request_seq":18,"success":false,"type":"response"}
-        {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":19,"success":false,"type":"response"}
-        {"body":{},"command":"disconnect","request_seq":20,"success":true,"type":"response"}
-    "#]],
+            {"body":{"error":{"format":"`stackTrace` before `initialize`: the first request must be `initialize`","id":1,"showUser":true}},"command":"stackTrace","message":"`stackTrace` before `initialize`: the first request must be `initialize`","request_seq":1,"success":false,"type":"response"}
+            {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: not a JSON message: key must be a string at line 1 column 2\n"},"event":"output","type":"event"}
+            {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: malformed header line \"no header here\"\n"},"event":"output","type":"event"}
+            {"body":{"category":"stderr","output":"sift dap: ignored a malformed message: a message must be a JSON object\n"},"event":"output","type":"event"}
+            {"body":{"error":{"format":"\"arguments\" must be an object","id":1,"showUser":true}},"command":"x","message":"\"arguments\" must be an object","request_seq":70,"success":false,"type":"response"}
+            {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":2,"success":true,"type":"response"}
+            {"body":{"error":{"format":"`initialize` came twice","id":1,"showUser":true}},"command":"initialize","message":"`initialize` came twice","request_seq":3,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`next`: no program is launched (send `launch` first)","id":1,"showUser":true}},"command":"next","message":"`next`: no program is launched (send `launch` first)","request_seq":4,"success":false,"type":"response"}
+            {"body":{"threads":[]},"command":"threads","request_seq":5,"success":true,"type":"response"}
+            {"body":{"error":{"format":"`setBreakpoints`: no program is launched (send `launch` first)","id":1,"showUser":true}},"command":"setBreakpoints","message":"`setBreakpoints`: no program is launched (send `launch` first)","request_seq":6,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`launch` needs \"program\": the .sift file to debug","id":1,"showUser":true}},"command":"launch","message":"`launch` needs \"program\": the .sift file to debug","request_seq":7,"success":false,"type":"response"}
+            {"body":{"error":{"format":"cannot read `<dir>/missing.sift`: No such file or directory (os error 2)","id":1,"showUser":true}},"command":"launch","message":"cannot read `<dir>/missing.sift`: No such file or directory (os error 2)","request_seq":8,"success":false,"type":"response"}
+            {"body":{"error":{"format":"\"timeout\" must be a number","id":1,"showUser":true}},"command":"launch","message":"\"timeout\" must be a number","request_seq":9,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`Account.nope` is not a member of `account.sift`; its members: Account.deposit, Account.pay","id":1,"showUser":true}},"command":"launch","message":"`Account.nope` is not a member of `account.sift`; its members: Account.deposit, Account.pay","request_seq":10,"success":false,"type":"response"}
+            {"body":{},"command":"launch","request_seq":11,"success":true,"type":"response"}
+            {"body":{"category":"console","output":"debugging Account.pay in account.sift: 1 error; 10 steps in the execution tree\nstopped at the first failure\n[6] line 21: fails: assertion might not hold\n  21 |     assert a.balance > before;\n     |            ^^^^^^^^^^^^^^^^^^\nthe path goes on past the failed assertion, assuming it\n"},"event":"output","type":"event"}
+            {"body":{},"event":"initialized","type":"event"}
+            {"body":{"error":{"format":"`stackTrace`: the session has not stopped yet (send `configurationDone`)","id":1,"showUser":true}},"command":"stackTrace","message":"`stackTrace`: the session has not stopped yet (send `configurationDone`)","request_seq":12,"success":false,"type":"response"}
+            {"body":{},"command":"configurationDone","request_seq":13,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"error":{"format":"a program is already launched","id":1,"showUser":true}},"command":"launch","message":"a program is already launched","request_seq":14,"success":false,"type":"response"}
+            {"body":{"error":{"format":"no variables under reference 99","id":1,"showUser":true}},"command":"variables","message":"no variables under reference 99","request_seq":15,"success":false,"type":"response"}
+            {"body":{"error":{"format":"the request needs \"variablesReference\"","id":1,"showUser":true}},"command":"variables","message":"the request needs \"variablesReference\"","request_seq":16,"success":false,"type":"response"}
+            {"body":{"error":{"format":"there are 2 branches here: \"index\" is from 1 to 2","id":1,"showUser":true}},"command":"branch","message":"there are 2 branches here: \"index\" is from 1 to 2","request_seq":17,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`quit` is the editor's to do here (its stop button and breakpoints)","id":1,"showUser":true}},"command":"evaluate","message":"`quit` is the editor's to do here (its stop button and breakpoints)","request_seq":18,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":19,"success":false,"type":"response"}
+            {"body":{},"command":"disconnect","request_seq":20,"success":true,"type":"response"}
+        "#]],
     );
 }
 
