@@ -494,6 +494,36 @@ fn malformed_messages_and_requests_out_of_order_get_errors() {
     c.ask("stackTrace", json!({ "threadId": 1 }), 0);
     c.ask("configurationDone", json!({}), 1);
     c.ask("launch", json!({ "program": "account.sift" }), 0);
+    let path = c.dir.join("account.sift").display().to_string();
+    c.ask(
+        "setBreakpoints",
+        json!({ "source": { "path": path }, "breakpoints": [
+            { "line": 15, "condition": "n > 0; n = 1" }, { "line": 17, "condition": "m > 0" } ] }),
+        0,
+    );
+    c.ask(
+        "setBreakpoints",
+        json!({ "source": { "path": path }, "breakpoints": [{ "line": "x" }] }),
+        0,
+    );
+    c.ask(
+        "setBreakpoints",
+        json!({ "source": { "path": "other.sift" }, "breakpoints": [{ "line": 15 }] }),
+        0,
+    );
+    c.ask(
+        "setBreakpoints",
+        json!({ "source": { "path": path }, "breakpoints": [{ "line": 19, "condition": "m > 0" }] }),
+        0,
+    );
+    c.ask("reverseContinue", json!({ "threadId": 1 }), 2);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("continue", json!({ "threadId": 1 }), 1);
+    c.ask(
+        "evaluate",
+        json!({ "expression": "x > 0; y", "context": "watch" }),
+        0,
+    );
     c.ask("variables", json!({ "variablesReference": 99 }), 0);
     c.ask("variables", json!({}), 0);
     c.ask("branch", json!({ "index": 7 }), 0);
@@ -530,12 +560,23 @@ fn malformed_messages_and_requests_out_of_order_get_errors() {
             {"body":{},"command":"configurationDone","request_seq":13,"success":true,"type":"response"}
             {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
             {"body":{"error":{"format":"a program is already launched","id":1,"showUser":true}},"command":"launch","message":"a program is already launched","request_seq":14,"success":false,"type":"response"}
-            {"body":{"error":{"format":"no variables under reference 99","id":1,"showUser":true}},"command":"variables","message":"no variables under reference 99","request_seq":15,"success":false,"type":"response"}
-            {"body":{"error":{"format":"the request needs \"variablesReference\"","id":1,"showUser":true}},"command":"variables","message":"the request needs \"variablesReference\"","request_seq":16,"success":false,"type":"response"}
-            {"body":{"error":{"format":"there are 2 branches here: \"index\" is from 1 to 2","id":1,"showUser":true}},"command":"branch","message":"there are 2 branches here: \"index\" is from 1 to 2","request_seq":17,"success":false,"type":"response"}
-            {"body":{"error":{"format":"`quit` is the editor's to do here (its stop button and breakpoints)","id":1,"showUser":true}},"command":"evaluate","message":"`quit` is the editor's to do here (its stop button and breakpoints)","request_seq":18,"success":false,"type":"response"}
-            {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":19,"success":false,"type":"response"}
-            {"body":{},"command":"disconnect","request_seq":20,"success":true,"type":"response"}
+            {"body":{"breakpoints":[{"line":15,"message":"the condition: expected a single expression (no `;`, braces or comments)","verified":false},{"line":17,"verified":true}]},"command":"setBreakpoints","request_seq":15,"success":true,"type":"response"}
+            {"body":{"error":{"format":"\"line\" must be a number","id":1,"showUser":true}},"command":"setBreakpoints","message":"\"line\" must be a number","request_seq":16,"success":false,"type":"response"}
+            {"body":{"breakpoints":[{"line":15,"message":"not the program being debugged","verified":false}]},"command":"setBreakpoints","request_seq":17,"success":true,"type":"response"}
+            {"body":{"breakpoints":[{"line":19,"verified":true}]},"command":"setBreakpoints","request_seq":18,"success":true,"type":"response"}
+            {"body":{},"command":"reverseContinue","request_seq":19,"success":true,"type":"response"}
+            {"body":{"category":"stderr","output":"the condition `m > 0` of the breakpoint at line 19: `assert !(m > 0);` does not type-check here: cannot find value `m` in this scope\n"},"event":"output","type":"event"}
+            {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"stackFrames":[{"column":13,"endColumn":62,"endLine":7,"id":2,"line":7,"name":"Account.deposit (precondition consumed, postcondition produced)","source":{"name":"account.sift","path":"<dir>/account.sift"}},{"column":7,"endColumn":25,"endLine":19,"id":1,"line":19,"name":"Account.pay [5] deposit(a, 0 - n);","source":{"name":"account.sift","path":"<dir>/account.sift"}}],"totalFrames":2},"command":"stackTrace","request_seq":20,"success":true,"type":"response"}
+            {"body":{"allThreadsContinued":true},"command":"continue","request_seq":21,"success":true,"type":"response"}
+            {"body":{"allThreadsStopped":true,"description":"assert.failed: assertion might not hold","reason":"exception","text":"assertion might not hold\n`a.balance > before` might not hold\nhelp: nothing on this path implies `a.balance > before`: the precondition (or a callee's postcondition) must say what it needs","threadId":1},"event":"stopped","type":"event"}
+            {"body":{"error":{"format":"expected a single expression (no `;`, braces or comments)","id":1,"showUser":true}},"command":"evaluate","message":"expected a single expression (no `;`, braces or comments)","request_seq":22,"success":false,"type":"response"}
+            {"body":{"error":{"format":"no variables under reference 99","id":1,"showUser":true}},"command":"variables","message":"no variables under reference 99","request_seq":23,"success":false,"type":"response"}
+            {"body":{"error":{"format":"the request needs \"variablesReference\"","id":1,"showUser":true}},"command":"variables","message":"the request needs \"variablesReference\"","request_seq":24,"success":false,"type":"response"}
+            {"body":{"error":{"format":"there are 2 branches here: \"index\" is from 1 to 2","id":1,"showUser":true}},"command":"branch","message":"there are 2 branches here: \"index\" is from 1 to 2","request_seq":25,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`quit` is the editor's to do here (its stop button and breakpoints)","id":1,"showUser":true}},"command":"evaluate","message":"`quit` is the editor's to do here (its stop button and breakpoints)","request_seq":26,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":27,"success":false,"type":"response"}
+            {"body":{},"command":"disconnect","request_seq":28,"success":true,"type":"response"}
         "#]],
     );
 }

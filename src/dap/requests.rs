@@ -136,16 +136,19 @@ impl Adapter {
                 Ok(c) => c.map(str::trim).filter(|c| !c.is_empty()),
                 Err(e) => return Reply::err(e),
             };
+            let bad_cond = cond.and_then(|c| crate::debug::clean_expr(c).err());
             let run = l.session.run();
             let (verified, message) = if !ours {
                 (false, Some("not the program being debugged".to_string()))
+            } else if let Some(e) = bad_cond {
+                (false, Some(format!("the condition: {e}")))
             } else if (0..run.tree.nodes.len()).any(|n| run.line(n) == line) {
                 (true, None)
             } else {
                 let m = &run.member().name;
                 (false, Some(format!("no step of `{m}` is on this line")))
             };
-            if ours {
+            if ours && verified {
                 breaks.insert(line, cond.map(str::to_string));
             }
             let mut answer = json!({ "verified": verified, "line": self.client_line(line) });

@@ -47,9 +47,7 @@ pub fn clean_expr(expr: &str) -> Result<String, String> {
         return Err("usage: assume EXPR".to_string());
     }
     if e.contains([';', '{', '}']) || e.contains("//") || e.contains("/*") {
-        return Err(
-            "the assumption must be a single expression (no `;`, braces or comments)".to_string(),
-        );
+        return Err("expected a single expression (no `;`, braces or comments)".to_string());
     }
     Ok(e.to_string())
 }
@@ -95,8 +93,7 @@ pub fn insertion_of(
         .find(|m| m.name.name == name)
         .ok_or_else(|| {
             format!(
-                "`{}` works in method and constructor bodies only, and `{member}` is not a method",
-                stmt.split(' ').next().unwrap_or(stmt)
+                "statements go into method and constructor bodies only, and `{member}` is not a method (`assume`, `prove` and values of expressions need one)"
             )
         })?;
     let point = point_of(method, tree, n)?;

@@ -26,6 +26,7 @@ use crate::report::text;
 use crate::verify::{FileReport, MemberKind, MemberReport, Options, Stage, verify_source};
 use tree::{Choices, Tree};
 
+pub use assume::clean_expr;
 pub use commands::{Advance, Command, Stop, parse_command};
 pub use probe::{Prober, Proof};
 
