@@ -532,6 +532,11 @@ fn malformed_messages_and_requests_out_of_order_get_errors() {
         json!({ "expression": "quit", "context": "repl" }),
         0,
     );
+    c.ask(
+        "evaluate",
+        json!({ "expression": "branch 9", "context": "repl" }),
+        0,
+    );
     c.ask("frobnicate", json!({}), 0);
     c.ask("disconnect", json!({}), 0);
     let (code, log) = c.finish();
@@ -575,8 +580,9 @@ fn malformed_messages_and_requests_out_of_order_get_errors() {
             {"body":{"error":{"format":"the request needs \"variablesReference\"","id":1,"showUser":true}},"command":"variables","message":"the request needs \"variablesReference\"","request_seq":24,"success":false,"type":"response"}
             {"body":{"error":{"format":"there are 2 branches here: \"index\" is from 1 to 2","id":1,"showUser":true}},"command":"branch","message":"there are 2 branches here: \"index\" is from 1 to 2","request_seq":25,"success":false,"type":"response"}
             {"body":{"error":{"format":"`quit` is the editor's to do here (its stop button and breakpoints)","id":1,"showUser":true}},"command":"evaluate","message":"`quit` is the editor's to do here (its stop button and breakpoints)","request_seq":26,"success":false,"type":"response"}
-            {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":27,"success":false,"type":"response"}
-            {"body":{},"command":"disconnect","request_seq":28,"success":true,"type":"response"}
+            {"body":{"error":{"format":"the split after [3] line 15: int before = a.balance; has 2 branches","id":1,"showUser":true}},"command":"evaluate","message":"the split after [3] line 15: int before = a.balance; has 2 branches","request_seq":27,"success":false,"type":"response"}
+            {"body":{"error":{"format":"`frobnicate` is not supported by `sift dap`","id":1,"showUser":true}},"command":"frobnicate","message":"`frobnicate` is not supported by `sift dap`","request_seq":28,"success":false,"type":"response"}
+            {"body":{},"command":"disconnect","request_seq":29,"success":true,"type":"response"}
         "#]],
     );
 }

@@ -369,6 +369,9 @@ impl Adapter {
         if repl && !is_var && CONSOLE_COMMANDS.contains(&word) {
             let before = (s.run_rc(), s.at());
             let (text, _) = s.execute(&expr);
+            if let Some(e) = text.strip_prefix("error: ") {
+                return Reply::err(e.trim_end());
+            }
             let moved = !std::rc::Rc::ptr_eq(&before.0, &s.run_rc()) || before.1 != s.at();
             let r = Reply::ok(json!({ "result": text.trim_end(), "variablesReference": 0 }));
             return if moved {

@@ -58,6 +58,11 @@ function Client.start(adapter)
   vim.list_extend(cmd, adapter.args or {})
   self.job = vim.fn.jobstart(cmd, {
     cwd = root,
+    -- Recorded here: once the exit is handled, `jobwait` no longer knows
+    -- the job.
+    on_exit = function(_, code)
+      self.exit_code = code
+    end,
     on_stdout = function(_, data)
       self.buf = self.buf .. table.concat(data, '\n')
       self:parse()
@@ -181,8 +186,11 @@ local function run()
   check(notified == 'sift.dap: the path does not split', 'branch() said ' .. tostring(notified))
 
   c:ask('disconnect', {})
-  local code = vim.fn.jobwait({ c.job }, WAIT_MS)[1]
-  log('adapter exit ' .. code)
+  vim.wait(WAIT_MS, function()
+    return c.exit_code ~= nil
+  end, 20)
+  local code = c.exit_code
+  log('adapter exit ' .. tostring(code))
   check(code == 0, 'the adapter did not exit cleanly')
 end
 
