@@ -460,6 +460,72 @@ fn predicate_instances_in_the_heap_and_values_of_expressions() {
     );
 }
 
+const VERIFIED: &str = "\
+class Box {
+  int f;
+  static void fill(Box b)
+    requires acc(b.f);
+    ensures acc(b.f) && b.f == 7;
+  {
+    b.f = 3;
+    b.f = b.f + 4;
+  }
+}
+";
+
+#[test]
+fn a_verified_member_runs_to_its_breakpoint_and_to_the_end() {
+    let mut c = Client::start(VERIFIED);
+    c.ask(
+        "initialize",
+        json!({ "linesStartAt1": false, "columnsStartAt1": false }),
+        0,
+    );
+    std::fs::create_dir_all(c.dir.join("sub")).unwrap();
+    c.ask("launch", json!({ "program": "./sub/../account.sift" }), 2);
+    // Lines from 0: the client's line 7 is the second write.
+    let path = c.dir.join("sub/../account.sift").display().to_string();
+    c.ask(
+        "setBreakpoints",
+        json!({ "source": { "path": path }, "breakpoints": [{ "line": 7 }] }),
+        0,
+    );
+    c.ask("configurationDone", json!({}), 1);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("variables", json!({ "variablesReference": 2 }), 0);
+    c.ask("continue", json!({ "threadId": 1 }), 1);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("next", json!({ "threadId": 1 }), 1);
+    c.ask("reverseContinue", json!({ "threadId": 1 }), 1);
+    c.ask("stackTrace", json!({ "threadId": 1 }), 0);
+    c.ask("disconnect", json!({}), 0);
+    let (code, log) = c.finish();
+    assert_eq!(code, Some(0));
+    same(
+        &log,
+        expect![[r#"
+        {"body":{"exceptionBreakpointFilters":[],"supportsConditionalBreakpoints":true,"supportsConfigurationDoneRequest":true,"supportsEvaluateForHovers":true,"supportsExceptionInfoRequest":true,"supportsRestartRequest":false,"supportsSetVariable":false,"supportsStepBack":true,"supportsTerminateRequest":true},"command":"initialize","request_seq":1,"success":true,"type":"response"}
+        {"body":{},"command":"launch","request_seq":2,"success":true,"type":"response"}
+        {"body":{"category":"console","output":"debugging Box.fill in ./sub/../account.sift: verified; 4 steps in the execution tree\nstopped at the start\n[1] line 3: method entry\n   3 |   static void fill(Box b)\n     |               ^^^^\n"},"event":"output","type":"event"}
+        {"body":{},"event":"initialized","type":"event"}
+        {"body":{"breakpoints":[{"line":7,"verified":true}]},"command":"setBreakpoints","request_seq":3,"success":true,"type":"response"}
+        {"body":{},"command":"configurationDone","request_seq":4,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"reason":"breakpoint","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"stackFrames":[{"column":4,"endColumn":18,"endLine":7,"id":1,"line":7,"name":"Box.fill [4] b.f = b.f + 4;","source":{"name":"account.sift","path":"<dir>/sub/../account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":5,"success":true,"type":"response"}
+        {"body":{"variables":[{"name":"b.f","value":"7","variablesReference":1000000}]},"command":"variables","request_seq":6,"success":true,"type":"response"}
+        {"body":{"allThreadsContinued":true},"command":"continue","request_seq":7,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"description":"end of the path: no failure ahead","reason":"step","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"stackFrames":[{"column":4,"endColumn":18,"endLine":7,"id":1,"line":7,"name":"Box.fill [4] b.f = b.f + 4;","source":{"name":"account.sift","path":"<dir>/sub/../account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":8,"success":true,"type":"response"}
+        {"body":{},"command":"next","request_seq":9,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"description":"cannot go further this way: the session stays here","reason":"step","threadId":1},"event":"stopped","type":"event"}
+        {"body":{},"command":"reverseContinue","request_seq":10,"success":true,"type":"response"}
+        {"body":{"allThreadsStopped":true,"reason":"entry","threadId":1},"event":"stopped","type":"event"}
+        {"body":{"stackFrames":[{"column":14,"endColumn":18,"endLine":2,"id":1,"line":2,"name":"Box.fill [1] method entry","source":{"name":"account.sift","path":"<dir>/sub/../account.sift"}}],"totalFrames":1},"command":"stackTrace","request_seq":11,"success":true,"type":"response"}
+        {"body":{},"command":"disconnect","request_seq":12,"success":true,"type":"response"}
+    "#]],
+    );
+}
+
 #[test]
 fn malformed_messages_and_requests_out_of_order_get_errors() {
     let mut c = Client::start(ACCOUNT);

@@ -86,9 +86,10 @@ impl Adapter {
         r
     }
 
-    /// Where the session stops first: the entry (`stopOnEntry`), else the
-    /// first breakpoint or failure from the entry along the path to the
-    /// first failure, else the start of a member that verifies.
+    /// Where the session stops first: the entry (`stopOnEntry`); with
+    /// breakpoints, the first breakpoint or failure from the entry along
+    /// the path to the first failure; else that failure, or the entry of a
+    /// member that verifies.
     fn first_stop(&mut self) -> Vec<(&'static str, Value)> {
         let l = self.launched();
         if l.stopped {
@@ -97,15 +98,14 @@ impl Adapter {
         l.stopped = true;
         let s = &mut l.session;
         let failing = s.run().tree.is_failure(s.at());
-        if l.stop_on_entry || !failing {
-            s.back_by(usize::MAX);
-            let note = (!failing).then_some("no failure: the member verifies");
-            return vec![("stopped", stopped(s, "entry", note))];
-        }
-        if l.breaks.is_empty() {
+        if failing && l.breaks.is_empty() && !l.stop_on_entry {
             return vec![("stopped", stopped(s, "exception", None))];
         }
         s.back_by(usize::MAX);
+        if l.stop_on_entry || l.breaks.is_empty() {
+            let note = (!failing).then_some("no failure: the member verifies");
+            return vec![("stopped", stopped(s, "entry", note))];
+        }
         self.go_on()
     }
 
@@ -117,7 +117,7 @@ impl Adapter {
             .get("source")
             .and_then(|s| s.get("path"))
             .and_then(Value::as_str);
-        let ours = path.is_some_and(|p| std::path::absolute(p).is_ok_and(|p| p == l.file));
+        let ours = path.is_some_and(|p| same_file(Path::new(p), &l.file));
         let Some(list) = args.get("breakpoints").and_then(Value::as_array) else {
             return Reply::err(
                 "`setBreakpoints` needs \"breakpoints\": a list of {line, condition?}",
@@ -389,6 +389,15 @@ impl Adapter {
             Ok(v) => Reply::ok(json!({ "result": v, "variablesReference": 0 })),
             Err(e) => Reply::err(e),
         }
+    }
+}
+
+/// Whether two paths name one file (symbolic links and `..` resolved when
+/// the file exists).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => std::path::absolute(a).is_ok_and(|a| a == b),
     }
 }
 
