@@ -64,11 +64,11 @@ impl Prober {
             return Err(format!("`{member}` is gone from the program"));
         };
         let new = Run::new(source, report, index);
-        let (step, found) = assume::corresponding_stmt(&run.tree, at, &new.tree, &ins, form);
+        let step = assume::exact_stmt(&run.tree, at, &new.tree, &ins, form);
         Ok(Probed {
             run: new,
             ins,
-            step: found.then_some(step),
+            step,
         })
     }
 
