@@ -5,6 +5,7 @@ pub mod cache;
 pub mod cancel;
 pub mod check;
 pub mod concrete;
+pub mod dap;
 pub mod debug;
 pub mod diag;
 pub mod input;

@@ -139,6 +139,10 @@ enum Command {
     },
     /// Run the language server on stdin/stdout.
     Lsp,
+    /// Run a Debug Adapter Protocol server on stdin/stdout: `sift debug`
+    /// inside an editor's debugger (the program, method and limits come
+    /// with the client's `launch` request).
+    Dap,
     /// Step through the symbolic execution of one method: stepping,
     /// breakpoints, branch choice, save/restore and `assume` (`help` inside
     /// lists the commands; reads commands line by line from a pipe).
@@ -283,6 +287,13 @@ fn main() -> ExitCode {
                 Err(code) => code,
             }
         }
+        Command::Dap => match sift::dap::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sift dap: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Lsp => match sift::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -490,12 +490,38 @@ fn old_join_continue_elsewhere_and_member() {
 }
 
 #[test]
+fn prove_answers_for_the_path_of_the_session() {
+    let script = "prove y >= 1\nprove y > 1\nback 3\nprove x > 0\nprove nope\nprove\n";
+    let o = debug("pick.sift", PICK, &[], script);
+    same(
+        &o,
+        expect![[r#"
+        debugging P.pick in pick.sift: 1 error; 13 steps in the execution tree
+        stopped at the first failure
+        [7] line 10: fails: assertion might not hold
+          10 |     assert y > 1;
+             |            ^^^^^
+        the path goes on past the failed assertion, assuming it
+        `y >= 1` holds on this path
+        `y > 1` might not hold on this path (assertion might not hold)
+          counterexample: x = 1, y = 1
+        [4] line 4: if (x > 0): then branch (branch 1 of 2)
+           4 |     if (x > 0) {
+             |         ^^^^^
+        `x > 0` holds on this path
+        error: `assert nope;` does not type-check here: cannot find value `nope` in this scope
+        error: usage: prove EXPR
+    "#]],
+    );
+}
+
+#[test]
 fn help_lists_every_command() {
     let o = debug("straight.sift", STRAIGHT, &[], "help\n");
     for cmd in [
         "step", "back", "continue", "run-to", "break", "delete", "branches", "branch N", "where",
         "list", "path", "heap", "store", "pc", "old", "diff", "why", "save", "restore", "assume",
-        "member", "quit",
+        "prove", "member", "quit",
     ] {
         assert!(
             o.stdout.contains(&format!("\n  {cmd}")),

@@ -28,6 +28,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "report",
         "debug",
+        "dap",
         "lsp",
         "progress",
         "concrete/cli.rs",

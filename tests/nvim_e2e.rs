@@ -36,14 +36,12 @@ fn nvim_or_skip(test: &str) -> Option<String> {
     version
 }
 
-#[test]
-fn neovim_client_shows_diagnostics_hovers_and_definitions() {
-    let Some(version) = nvim_or_skip("neovim end-to-end test") else {
-        return;
-    };
-    eprintln!("running the neovim end-to-end test with {version}");
+/// Runs the Lua script `script` (relative to the repository) in headless
+/// Neovim with `SIFT_BIN` and `SIFT_E2E_OUT` set; its exit status and the
+/// lines it wrote.
+fn run_lua(script: &str, tag: &str) -> (std::process::ExitStatus, String) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let scratch = std::env::temp_dir().join(format!("sift-nvim-e2e-{}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("sift-nvim-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("create a scratch directory");
     let out = scratch.join("result.txt");
     let mut child = Command::new("nvim")
@@ -55,7 +53,7 @@ fn neovim_client_shows_diagnostics_hovers_and_definitions() {
             "NONE",
             "-n",
             "-c",
-            "luafile tests/nvim/e2e.lua",
+            &format!("luafile {script}"),
         ])
         .current_dir(&root)
         .env("SIFT_BIN", env!("CARGO_BIN_EXE_sift"))
@@ -85,6 +83,16 @@ fn neovim_client_shows_diagnostics_hovers_and_definitions() {
     };
     let log = std::fs::read_to_string(&out).unwrap_or_else(|e| format!("(no result file: {e})"));
     let _ = std::fs::remove_dir_all(&scratch);
+    (status, log)
+}
+
+#[test]
+fn neovim_client_shows_diagnostics_hovers_and_definitions() {
+    let Some(version) = nvim_or_skip("neovim end-to-end test") else {
+        return;
+    };
+    eprintln!("running the neovim end-to-end test with {version}");
+    let (status, log) = run_lua("tests/nvim/e2e.lua", "e2e");
     eprintln!("{log}");
     assert!(status.success(), "nvim exited with {status:?}:\n{log}");
     assert!(
@@ -93,6 +101,30 @@ fn neovim_client_shows_diagnostics_hovers_and_definitions() {
         "no assert.failed diagnostic on line 7:\n{log}"
     );
     assert_eq!(log.lines().last(), Some("PASS"), "{log}");
+}
+
+/// editors/nvim/lua/sift/dap.lua registers `sift dap` for nvim-dap, and the
+/// adapter it registers, started as nvim-dap starts it, runs the first
+/// launch configuration to the failure (tests/nvim/dap.lua; nvim-dap
+/// itself is stood in for: neither Debian nor npm has it).
+#[test]
+fn neovim_dap_configuration_launches_sift_dap() {
+    if nvim_or_skip("neovim nvim-dap configuration test").is_none() {
+        return;
+    }
+    let (status, log) = run_lua("tests/nvim/dap.lua", "dap");
+    assert!(status.success(), "nvim exited with {status:?}:\n{log}");
+    assert_eq!(
+        log,
+        "adapter dap; configurations: Sift: stop at the first failure, Sift: debug a member from its entry
+stopped: exception: assert.failed: assertion might not hold
+frame line 7: Counter.main [5] fails: assertion might not hold
+heap: c.count = 1
+branch: sift.dap: the path does not split
+adapter exit 0
+PASS
+"
+    );
 }
 
 /// A program with one of each kind of token, and the highlight group that

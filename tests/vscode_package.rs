@@ -91,3 +91,124 @@ fn vscode_extension_packages_into_a_vsix() {
     }
     assert!(size > 1000, "no .vsix was written:\n{stdout}");
 }
+
+fn package_json() -> serde_json::Value {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("editors/vscode/package.json")).unwrap();
+    serde_json::from_str(&text).expect("package.json is JSON")
+}
+
+/// The debugger contribution: breakpoints in `.sift` files, a `sift`
+/// debugger whose launch attributes are those `sift dap` reads, a snippet
+/// and an initial configuration, and an extension that starts `sift dap`.
+#[test]
+fn the_extension_contributes_the_sift_debugger() {
+    let pkg = package_json();
+    let c = &pkg["contributes"];
+    assert_eq!(
+        c["breakpoints"],
+        serde_json::json!([{ "language": "sift" }])
+    );
+    let events = pkg["activationEvents"].as_array().unwrap();
+    assert!(events.contains(&"onDebugResolve:sift".into()), "{events:?}");
+    let debuggers = c["debuggers"].as_array().unwrap();
+    assert_eq!(debuggers.len(), 1);
+    let d = &debuggers[0];
+    assert_eq!(d["type"], "sift");
+    assert_eq!(d["languages"], serde_json::json!(["sift"]));
+    let launch = &d["configurationAttributes"]["launch"];
+    assert_eq!(launch["required"], serde_json::json!(["program"]));
+    let mut props: Vec<&str> = launch["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    props.sort_unstable();
+    assert_eq!(
+        props,
+        ["infer", "method", "program", "stopOnEntry", "timeout"]
+    );
+    let initial = &d["initialConfigurations"][0];
+    assert_eq!(
+        (&initial["type"], &initial["request"], &initial["program"]),
+        (&"sift".into(), &"launch".into(), &"${file}".into())
+    );
+    let snippet = &d["configurationSnippets"][0]["body"];
+    assert_eq!(
+        (&snippet["type"], &snippet["request"]),
+        (&"sift".into(), &"launch".into())
+    );
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let js = std::fs::read_to_string(root.join("editors/vscode/src/extension.js")).unwrap();
+    assert!(js.contains("registerDebugAdapterDescriptorFactory('sift'"));
+    assert!(
+        js.contains("new vscode.DebugAdapterExecutable(config.get('path') || 'sift', ['dap'])")
+    );
+}
+
+/// The initial launch configuration, with `${file}` as VS Code expands it,
+/// starts a session of `sift dap` that stops at the failure.
+#[test]
+fn the_initial_configuration_launches_sift_dap() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let pkg = package_json();
+    let mut launch = pkg["contributes"]["debuggers"][0]["initialConfigurations"][0].clone();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    launch["program"] = root
+        .join("tests/nvim/fail.sift")
+        .display()
+        .to_string()
+        .into();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .arg("dap")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run sift dap");
+    let mut input = child.stdin.take().unwrap();
+    let requests = [
+        ("initialize", serde_json::json!({ "adapterID": "sift" })),
+        ("launch", launch),
+        ("configurationDone", serde_json::json!({})),
+    ];
+    for (seq, (command, arguments)) in requests.into_iter().enumerate() {
+        let body = serde_json::json!({ "seq": seq + 1, "type": "request", "command": command, "arguments": arguments }).to_string();
+        write!(input, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    }
+    input.flush().unwrap();
+    drop(input);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    loop {
+        let mut header = String::new();
+        if out.read_line(&mut header).unwrap() == 0 {
+            break;
+        }
+        let Some(len) = header.trim().strip_prefix("Content-Length: ") else {
+            continue;
+        };
+        let mut blank = String::new();
+        out.read_line(&mut blank).unwrap();
+        let mut body = vec![0; len.parse().unwrap()];
+        out.read_exact(&mut body).unwrap();
+        let m: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        seen.push(match m["type"].as_str() {
+            Some("response") => format!("{} {}", m["command"], m["success"]),
+            _ => format!("{} {}", m["event"], m["body"]["reason"]),
+        });
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(
+        seen,
+        [
+            "\"initialize\" true",
+            "\"launch\" true",
+            "\"output\" null",
+            "\"initialized\" null",
+            "\"configurationDone\" true",
+            "\"stopped\" \"exception\""
+        ]
+    );
+}

@@ -17,6 +17,9 @@ pub struct Insertion {
     pub text: String,
     /// Where the `assume` statement starts in the new source.
     pub stmt_start: usize,
+    /// How many steps of the old path to the step come before the inserted
+    /// statement (the same steps lead to it in the new tree).
+    pub steps_before: usize,
 }
 
 impl Insertion {
@@ -27,6 +30,18 @@ impl Insertion {
         } else {
             offset
         }
+    }
+
+    /// An old span in the new source: text inserted where the span ends
+    /// comes after it (a statement inserted right after another one).
+    pub fn map_span(&self, span: &Span) -> Span {
+        let start = self.map(span.start);
+        let end = if span.end > self.offset {
+            span.end + self.text.len()
+        } else {
+            span.end
+        };
+        start..end.max(start)
     }
 
     pub fn apply(&self, source: &str) -> String {
@@ -47,15 +62,14 @@ pub fn clean_expr(expr: &str) -> Result<String, String> {
         return Err("usage: assume EXPR".to_string());
     }
     if e.contains([';', '{', '}']) || e.contains("//") || e.contains("/*") {
-        return Err(
-            "the assumption must be a single expression (no `;`, braces or comments)".to_string(),
-        );
+        return Err("expected a single expression (no `;`, braces or comments)".to_string());
     }
     Ok(e.to_string())
 }
 
 enum Point {
-    Before(usize),
+    /// Before the statement with this span.
+    Before(Span),
     After(usize),
     BlockStart(Span),
 }
@@ -72,6 +86,18 @@ pub fn insertion(
     n: usize,
     expr: &str,
 ) -> Result<Insertion, String> {
+    insertion_of(source, member, tree, n, &format!("assume {expr};"))
+}
+
+/// The place for the statement `stmt` (one line of Sift, ending in `;`)
+/// at step `n`: where [`insertion`] puts an `assume`.
+pub fn insertion_of(
+    source: &str,
+    member: &str,
+    tree: &Tree,
+    n: usize,
+    stmt: &str,
+) -> Result<Insertion, String> {
     let program = crate::syntax::parse(source)
         .map_err(|d| format!("the program does not parse: {}", d.message))?;
     let (class, name) = member.split_once('.').unwrap_or(("", member));
@@ -81,23 +107,44 @@ pub fn insertion(
         .filter(|c| c.name.name == class)
         .flat_map(|c| c.methods.iter())
         .find(|m| m.name.name == name)
-        .ok_or_else(|| format!("`assume` works in method and constructor bodies only, and `{member}` is not a method"))?;
+        .ok_or_else(|| {
+            format!(
+                "statements go into method and constructor bodies only, and `{member}` is not a method (`assume`, `prove` and values of expressions need one)"
+            )
+        })?;
     let point = point_of(method, tree, n)?;
     let (offset, text) = match point {
-        Point::Before(at) => (at, format!("assume {expr}; ")),
-        Point::After(at) => (at, format!(" assume {expr};")),
-        Point::BlockStart(block) => {
+        Point::Before(ref s) => (s.start, format!("{stmt} ")),
+        Point::After(at) => (at, format!(" {stmt}")),
+        Point::BlockStart(ref block) => {
             if !source[block.start..].starts_with('{') {
                 return Err("cannot put a statement here (an `else if` without braces)".to_string());
             }
-            (block.start + 1, format!(" assume {expr};"))
+            (block.start + 1, format!(" {stmt}"))
         }
     };
-    let stmt_start = offset + text.find("assume").unwrap_or(0);
+    let stmt_start = offset + text.len() - text.trim_start().len();
+    // The last step on the path before the insertion: the step itself, or
+    // (before a statement) the last step outside that statement (a failure
+    // is outside every statement it does not stand in: its parent).
+    let mut anchor = Some(n);
+    if let Point::Before(stmt) = &point {
+        while let Some(a) = anchor {
+            let span = &tree.step(a).span;
+            let inside = stmt.start <= span.start && span.end <= stmt.end;
+            if !inside && !tree.is_failure(a) {
+                break;
+            }
+            anchor = tree.parent(a);
+        }
+    } else if tree.is_failure(n) {
+        anchor = tree.parent(n);
+    }
     Ok(Insertion {
         offset,
         text,
         stmt_start,
+        steps_before: anchor.map_or(0, |a| tree.depth(a)),
     })
 }
 
@@ -127,7 +174,7 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             if let Some(s) = inside
                 && !in_loop_body(tree, n, s)
             {
-                return Ok(Point::Before(s.span.start));
+                return Ok(Point::Before(s.span.clone()));
             }
             match tree.parent(n) {
                 Some(p) => point_of(m, tree, p),
@@ -164,13 +211,15 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
         | StepKind::Inferred(_)
         | StepKind::LoopFrame { .. } => {
             match stmt_at(&|s| s.span == *span) {
-                Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
+                Some(s) if matches!(s.kind, StmtKind::Return(_)) => {
+                    Ok(Point::Before(s.span.clone()))
+                }
                 Some(s) => Ok(Point::After(s.span.end)),
                 // A step inside a statement (of the statements `x++` in an
                 // `if` condition is lowered to): before the innermost one
                 // holding it.
                 None => match stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end) {
-                    Some(s) => Ok(Point::Before(s.span.start)),
+                    Some(s) => Ok(Point::Before(s.span.clone())),
                     None => Err(unknown()),
                 },
             }
@@ -210,37 +259,47 @@ fn collect<'a>(b: &'a Block, out: &mut Vec<&'a Stmt>) {
 /// old path that the new tree still has. The flag says whether the
 /// `assume` step was found.
 pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -> (usize, bool) {
-    let key = |t: &Tree, n: usize, shift: bool| {
-        let s = t.step(n);
-        let span = if shift {
-            ins.map(s.span.start)..ins.map(s.span.end)
-        } else {
-            s.span.clone()
-        };
-        (span, s.kind.clone())
+    corresponding_stmt(old, old_node, new, ins, StmtForm::Assume)
+}
+
+/// A step as the other tree would have it: its span (moved past the
+/// insertion for a step of the old tree) and kind.
+fn key(t: &Tree, n: usize, ins: &Insertion, old: bool) -> (Span, StepKind) {
+    let s = t.step(n);
+    let span = if old {
+        ins.map_span(&s.span)
+    } else {
+        s.span.clone()
     };
+    (span, s.kind.clone())
+}
+
+/// The step of the inserted statement of the form `form` whose path best
+/// matches the old path to `old_node`, and how many steps of that path it
+/// shares.
+fn best_stmt(
+    old: &Tree,
+    old_node: usize,
+    new: &Tree,
+    ins: &Insertion,
+    form: StmtForm,
+) -> Option<(usize, usize)> {
     let old_path: Vec<_> = old
         .path(old_node)
         .into_iter()
-        .map(|n| key(old, n, true))
+        .map(|n| key(old, n, ins, true))
         .collect();
     let common = |path: &[usize]| {
         path.iter()
             .zip(&old_path)
-            .take_while(|(n, k)| key(new, **n, false) == **k)
+            .take_while(|(n, k)| key(new, **n, ins, false) == **k)
             .count()
     };
     let mut best: Option<(usize, usize)> = None;
     for n in 0..new.nodes.len() {
         let s = new.step(n);
-        let assumed = matches!(
-            s.kind,
-            StepKind::Statement {
-                form: StmtForm::Assume,
-                ..
-            }
-        );
-        if s.span.start != ins.stmt_start || !assumed {
+        let inserted = matches!(s.kind, StepKind::Statement { form: f, .. } if f == form);
+        if s.span.start != ins.stmt_start || !inserted {
             continue;
         }
         let path = new.path(n);
@@ -249,22 +308,51 @@ pub fn corresponding(old: &Tree, old_node: usize, new: &Tree, ins: &Insertion) -
             best = Some((n, score));
         }
     }
-    if let Some((n, _)) = best {
+    best
+}
+
+/// [`corresponding`] for an inserted statement of the form `form`.
+pub fn corresponding_stmt(
+    old: &Tree,
+    old_node: usize,
+    new: &Tree,
+    ins: &Insertion,
+    form: StmtForm,
+) -> (usize, bool) {
+    if let Some((n, _)) = best_stmt(old, old_node, new, ins, form) {
         return (n, true);
     }
     // Follow the old path as far as the new tree has it.
     let mut at: Option<usize> = None;
-    for k in &old_path {
+    for n in old.path(old_node) {
+        let k = key(old, n, ins, true);
         let cands = match at {
             None => &new.roots,
             Some(a) => &new.children[a],
         };
-        match cands.iter().find(|c| key(new, **c, false) == *k) {
+        match cands.iter().find(|c| key(new, **c, ins, false) == k) {
             Some(c) => at = Some(*c),
             None => break,
         }
     }
     (at.or(new.roots.first().copied()).unwrap_or(0), false)
+}
+
+/// The step of the inserted statement on the very path of `old_node`: its
+/// path in the new tree repeats every step of the old one up to the
+/// insertion point (`Insertion::steps_before`). `None` when no path of the
+/// new tree does, so that an answer about another path is never given for
+/// this one.
+pub fn exact_stmt(
+    old: &Tree,
+    old_node: usize,
+    new: &Tree,
+    ins: &Insertion,
+    form: StmtForm,
+) -> Option<usize> {
+    best_stmt(old, old_node, new, ins, form)
+        .filter(|(_, score)| *score >= ins.steps_before)
+        .map(|(n, _)| n)
 }
 
 #[cfg(test)]
@@ -439,14 +527,38 @@ mod tests {
     }
 
     #[test]
+    fn steps_before_the_insertion() {
+        let before = |steps: &[(&str, StepKind)]| {
+            let t = tree(steps);
+            insertion(SRC, "A.m", &t, steps.len() - 1, "P")
+                .expect("an insertion point")
+                .steps_before
+        };
+        let entry = ("m", ENTRY);
+        let decl = ("int y = x;", stmt(StmtForm::Declare, "int y = x;"));
+        // After a statement: the whole path.
+        assert_eq!(before(&[entry.clone(), decl.clone()]), 2);
+        // Before the failed statement: all but the failure.
+        let failed = ("y == 5", fails(Kind::AssertFailed, "y == 5"));
+        assert_eq!(before(&[entry.clone(), decl.clone(), failed]), 2);
+        // Before a `return`: not the `return` itself.
+        let ret = ("return y;", stmt(StmtForm::Return, "return y;"));
+        assert_eq!(before(&[entry, decl, ret]), 2);
+    }
+
+    #[test]
     fn offsets_move_past_the_insertion() {
         let ins = Insertion {
             offset: 10,
             text: "assume P; ".to_string(),
             stmt_start: 10,
+            steps_before: 0,
         };
         assert_eq!(ins.map(9), 9);
         assert_eq!(ins.map(10), 20);
+        assert_eq!(ins.map_span(&(4..10)), 4..10);
+        assert_eq!(ins.map_span(&(4..11)), 4..21);
+        assert_eq!(ins.map_span(&(10..10)), 20..20);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the session.
 
 use super::assume;
+use super::probe;
 use super::render;
 use super::{Flow, Run, Session, plural};
 use crate::diag::line_col;
@@ -31,6 +32,7 @@ pub enum Command {
     Save(String),
     Restore(String),
     Assume(String),
+    Prove(String),
     Member(Option<String>),
     Help,
     Quit,
@@ -113,6 +115,9 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "save" => Ok(Command::Save(name(arg, "save")?)),
         "restore" => Ok(Command::Restore(name(arg, "restore")?)),
         "assume" => Ok(Command::Assume(assume::clean_expr(arg)?)),
+        "prove" => Ok(Command::Prove(
+            assume::clean_expr(arg).map_err(|_| "usage: prove EXPR".to_string())?,
+        )),
         "member" | "m" if arg.is_empty() => Ok(Command::Member(None)),
         "member" | "m" => Ok(Command::Member(Some(arg.to_string()))),
         "help" | "h" | "?" => no_arg(Command::Help),
@@ -124,11 +129,23 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
 }
 
 /// Why a forward run stopped.
-enum Stop {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
     Failure,
+    /// A breakpoint on this line.
     Breakpoint(usize),
     Target,
     End,
+}
+
+/// Where a forward run went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Advance {
+    pub stop: Stop,
+    pub moved: bool,
+    /// The path had no failure left, and the run went to the next failure
+    /// on another branch.
+    pub elsewhere: bool,
 }
 
 impl Session {
@@ -204,6 +221,10 @@ impl Session {
                 ),
             },
             Command::Assume(expr) => self.assume(&expr),
+            Command::Prove(expr) => match self.prober().prove(self.run_ref(), self.at, &expr) {
+                Ok(p) => probe::proof_text(&expr, &p),
+                Err(e) => format!("error: {e}\n"),
+            },
         };
         (out, Flow::Go)
     }
@@ -226,7 +247,9 @@ impl Session {
         Ok(())
     }
 
-    fn step(&mut self, n: usize) -> String {
+    /// Goes up to `n` steps forward along the chosen branches; how many
+    /// it went.
+    pub fn forward_by(&mut self, n: usize) -> usize {
         let run = self.run.clone();
         let mut moved = 0;
         while moved < n {
@@ -236,16 +259,11 @@ impl Session {
             }
             moved += 1;
         }
-        if moved == 0 {
-            return format!(
-                "end of the path: no step after {}\n",
-                render::header(&run, self.at)
-            );
-        }
-        render::position(&run, self.at)
+        moved
     }
 
-    fn back(&mut self, n: usize) -> String {
+    /// Goes up to `n` steps back; how many it went.
+    pub fn back_by(&mut self, n: usize) -> usize {
         let run = self.run.clone();
         let mut moved = 0;
         while moved < n {
@@ -255,14 +273,35 @@ impl Session {
             }
             moved += 1;
         }
-        if moved == 0 {
-            return "at the first step: nothing before it\n".to_string();
-        }
-        render::position(&run, self.at)
+        moved
     }
 
-    /// `continue` (no target) and `run-to LINE`.
-    fn forward(&mut self, target: Option<usize>) -> String {
+    fn step(&mut self, n: usize) -> String {
+        if self.forward_by(n) == 0 {
+            return format!(
+                "end of the path: no step after {}\n",
+                render::header(self.run_ref(), self.at)
+            );
+        }
+        render::position(self.run_ref(), self.at)
+    }
+
+    fn back(&mut self, n: usize) -> String {
+        if self.back_by(n) == 0 {
+            return "at the first step: nothing before it\n".to_string();
+        }
+        render::position(self.run_ref(), self.at)
+    }
+
+    /// Goes forward along the chosen branches to the next failure, to
+    /// the first step on line `target`, or to a step entering a line
+    /// where `hit` says to stop; with no target, past the end of a path
+    /// to the next failure on another branch.
+    pub fn advance(
+        &mut self,
+        target: Option<usize>,
+        hit: &mut dyn FnMut(&Run, usize) -> bool,
+    ) -> Advance {
         let run = self.run.clone();
         let t = &run.tree;
         let mut moved = false;
@@ -270,19 +309,18 @@ impl Session {
             let Some(next) = t.next(self.at, &self.choices) else {
                 break Stop::End;
             };
-            let entering = |line: usize| {
-                run.line(next) == line && t.parent(next).is_none_or(|p| run.line(p) != line)
-            };
+            let line = run.line(next);
+            let entering = t.parent(next).is_none_or(|p| run.line(p) != line);
             self.at = next;
             moved = true;
             if t.is_failure(next) {
                 break Stop::Failure;
             }
-            if target.is_some_and(entering) {
+            if entering && target == Some(line) {
                 break Stop::Target;
             }
-            if let Some(&b) = self.breaks.iter().find(|b| entering(**b)) {
-                break Stop::Breakpoint(b);
+            if entering && hit(&run, next) {
+                break Stop::Breakpoint(line);
             }
         };
         if matches!(stop, Stop::End)
@@ -292,18 +330,37 @@ impl Session {
             self.at = f;
             self.choices.clear();
             t.choose_path_to(f, &mut self.choices);
+            return Advance {
+                stop: Stop::Failure,
+                moved: true,
+                elsewhere: true,
+            };
+        }
+        Advance {
+            stop,
+            moved,
+            elsewhere: false,
+        }
+    }
+
+    /// `continue` (no target) and `run-to LINE`.
+    fn forward(&mut self, target: Option<usize>) -> String {
+        let breaks = self.breaks.clone();
+        let a = self.advance(target, &mut |run, n| breaks.contains(&run.line(n)));
+        let run = self.run.clone();
+        if a.elsewhere {
             return format!(
                 "no failure ahead on this path; the next one is on another branch\n{}",
-                render::position(&run, f)
+                render::position(&run, self.at)
             );
         }
-        if !moved {
+        if !a.moved {
             return format!(
                 "end of the path: no step after {}\n",
                 render::header(&run, self.at)
             );
         }
-        let mut out = match stop {
+        let mut out = match a.stop {
             Stop::Breakpoint(line) => format!("breakpoint at line {line}\n"),
             Stop::End => match target {
                 Some(line) => format!("line {line} is not reached on this path\n"),
@@ -318,7 +375,7 @@ impl Session {
     /// The split `branches` and `branch` work on: the current step if the
     /// path splits there, else the split the current step is a branch of,
     /// else the next split ahead, else the last one behind.
-    fn split(&self) -> Option<usize> {
+    pub fn split(&self) -> Option<usize> {
         let t = &self.run_ref().tree;
         if t.is_split(self.at) {
             return Some(self.at);

@@ -11,8 +11,9 @@
 
 mod assume;
 mod commands;
-mod render;
-mod tree;
+mod probe;
+pub mod render;
+pub mod tree;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, IsTerminal, Write};
@@ -25,7 +26,9 @@ use crate::report::text;
 use crate::verify::{FileReport, MemberKind, MemberReport, Options, Stage, verify_source};
 use tree::{Choices, Tree};
 
-pub use commands::{Command, parse_command};
+pub use assume::clean_expr;
+pub use commands::{Advance, Command, Stop, parse_command};
+pub use probe::{Prober, Proof};
 
 /// One verification of the program: its text, report, and the tree of the
 /// member being debugged.
@@ -37,7 +40,7 @@ pub struct Run {
 }
 
 impl Run {
-    fn new(source: String, report: FileReport, member: usize) -> Run {
+    pub fn new(source: String, report: FileReport, member: usize) -> Run {
         // A copy: `member` may switch to another member and back.
         let nodes = report.members[member].tree.clone();
         Run {
@@ -52,7 +55,8 @@ impl Run {
         &self.report.members[self.member]
     }
 
-    fn line(&self, n: usize) -> usize {
+    /// The line of step `n`, from 1.
+    pub fn line(&self, n: usize) -> usize {
         self.tree.line(&self.source, n)
     }
 }
@@ -313,6 +317,60 @@ fn interactive(session: &mut Session, out: &mut impl Write) {
             Err(rustyline::error::ReadlineError::Interrupted) => continue,
             Err(_) => break,
         }
+    }
+}
+
+/// What other front ends (`sift dap`) read of a session.
+impl Session {
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// The run itself, to keep while the session moves on.
+    pub fn run_rc(&self) -> Rc<Run> {
+        self.run.clone()
+    }
+
+    /// The step the session stands on.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    pub fn choices(&self) -> &Choices {
+        &self.choices
+    }
+
+    /// Verifies changed programs as this session does.
+    pub fn prober(&self) -> Prober {
+        Prober {
+            path: self.path.clone(),
+            opts: self.opts.clone(),
+        }
+    }
+
+    /// Takes branch `i` (from 0) at `split` and goes to its first step.
+    pub fn choose(&mut self, split: usize, i: usize) -> bool {
+        let Some(&first) = self.run.tree.children[split].get(i) else {
+            return false;
+        };
+        self.choices.insert(split, i);
+        self.at = first;
+        true
+    }
+
+    /// Goes back to the first step of the path, or to the nearest step
+    /// behind where `hit` says to stop; whether it moved.
+    pub fn retreat(&mut self, hit: &mut dyn FnMut(&Run, usize) -> bool) -> bool {
+        let run = self.run.clone();
+        let mut moved = false;
+        while let Some(p) = run.tree.parent(self.at) {
+            self.at = p;
+            moved = true;
+            if hit(&run, p) {
+                break;
+            }
+        }
+        moved
     }
 }
 

@@ -128,11 +128,7 @@ pub fn pc(run: &Run, n: usize) -> String {
 /// left it, on the path to `n`.
 pub fn old(run: &Run, n: usize) -> String {
     let t = &run.tree;
-    let entry = t
-        .path(n)
-        .into_iter()
-        .find(|p| matches!(t.step(*p).kind, StepKind::PreconditionProduced));
-    let Some(entry) = entry else {
+    let Some(entry) = old_entry(run, n) else {
         let later =
             (0..t.nodes.len()).find(|p| matches!(t.step(*p).kind, StepKind::PreconditionProduced));
         return match later {
@@ -156,6 +152,15 @@ pub fn old(run: &Run, n: usize) -> String {
         out.push_str(&format!("  {c}\n"));
     }
     out
+}
+
+/// The step whose heap `old(...)` reads on the path to `n`: where the
+/// precondition was produced.
+pub fn old_entry(run: &Run, n: usize) -> Option<usize> {
+    let t = &run.tree;
+    t.path(n)
+        .into_iter()
+        .find(|p| matches!(t.step(*p).kind, StepKind::PreconditionProduced))
 }
 
 /// The changes from the step before to this one.
@@ -275,6 +280,8 @@ commands (a step is the state after a statement, a branch decision or a failure)
   restore NAME        go back to a saved position
   assume EXPR         insert `assume EXPR;` at this point of the program,
                       verify again and continue at the new `assume` step
+  prove EXPR          whether EXPR holds here on this path (verifies the
+                      program with `assert EXPR;` at this point)
   member C.m          debug another member of the file (`member` lists them)
   help, h             this list
   quit, q             leave (end of input too)

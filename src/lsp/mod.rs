@@ -23,6 +23,9 @@ mod documents;
 mod hover;
 mod requests;
 mod transport;
+
+/// The `Content-Length` framing, shared with `sift dap`.
+pub use transport::read_body;
 mod workdone;
 mod worker;
 

@@ -27,6 +27,20 @@ pub enum Frame {
 
 /// Reads one frame; `Ok(None)` at the end of the input.
 pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
+    Ok(read_body(r)?.map(|body| match body {
+        Ok(body) => match serde_json::from_slice::<Message>(&body) {
+            Ok(m) => Frame::Message(m),
+            Err(e) => Frame::Malformed(format!("not a JSON-RPC message: {e}")),
+        },
+        Err(why) => Frame::Malformed(why),
+    }))
+}
+
+/// Reads the body of one `Content-Length` frame (the framing LSP and the
+/// Debug Adapter Protocol share): `Ok(None)` at the end of the input,
+/// `Err(why)` inside for a frame that is malformed (the next read starts
+/// after it).
+pub fn read_body(r: &mut impl BufRead) -> io::Result<Option<Result<Vec<u8>, String>>> {
     let mut length: Option<usize> = None;
     let mut seen_header = false;
     let mut line = Vec::new();
@@ -44,7 +58,7 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
                 // The input ended inside a header line.
                 return Ok(None);
             }
-            return Ok(Some(Frame::Malformed("header line too long".to_string())));
+            return Ok(Some(Err("header line too long".to_string())));
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\r', '\n']);
@@ -57,31 +71,22 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
         }
         seen_header = true;
         let Some((name, value)) = text.split_once(':') else {
-            return Ok(Some(Frame::Malformed(format!(
-                "malformed header line {text:?}"
-            ))));
+            return Ok(Some(Err(format!("malformed header line {text:?}"))));
         };
         if name.trim().eq_ignore_ascii_case("Content-Length") {
             match value.trim().parse::<usize>() {
                 Ok(n) if n <= MAX_BODY => length = Some(n),
                 Ok(n) => {
-                    return Ok(Some(Frame::Malformed(format!(
-                        "message of {n} bytes is too large"
-                    ))));
+                    return Ok(Some(Err(format!("message of {n} bytes is too large"))));
                 }
                 Err(_) => {
-                    return Ok(Some(Frame::Malformed(format!(
-                        "bad Content-Length {:?}",
-                        value.trim()
-                    ))));
+                    return Ok(Some(Err(format!("bad Content-Length {:?}", value.trim()))));
                 }
             }
         }
     }
     let Some(length) = length else {
-        return Ok(Some(Frame::Malformed(
-            "no Content-Length header".to_string(),
-        )));
+        return Ok(Some(Err("no Content-Length header".to_string())));
     };
     let mut body = vec![0u8; length];
     match r.read_exact(&mut body) {
@@ -89,10 +94,7 @@ pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     }
-    Ok(Some(match serde_json::from_slice::<Message>(&body) {
-        Ok(m) => Frame::Message(m),
-        Err(e) => Frame::Malformed(format!("not a JSON-RPC message: {e}")),
-    }))
+    Ok(Some(Ok(body)))
 }
 
 /// Reads stdin on a thread of its own, sending every frame to the server;

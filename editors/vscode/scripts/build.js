@@ -43,6 +43,11 @@ for (const k of keywords) {
   if (!new RegExp(`\\b${k}\\b`).test(grammarText)) throw new Error(`keyword \`${k}\` is not highlighted`);
 }
 if (!pkg.contributes.languages[0].extensions.includes('.sift')) throw new Error('.sift is not registered');
+const debuggers = pkg.contributes.debuggers || [];
+if (!debuggers.some((d) => d.type === 'sift' && d.configurationAttributes.launch.required.includes('program'))) {
+  throw new Error('no `sift` debugger with a launch configuration');
+}
+if (!(pkg.contributes.breakpoints || []).some((b) => b.language === 'sift')) throw new Error('no breakpoints in .sift files');
 
 execFileSync(process.execPath, ['--check', path.join(root, 'src/extension.js')], { stdio: 'inherit' });
 if (!checkOnly) {
