@@ -167,6 +167,12 @@ impl<'z> Ctx<'z> {
         Term::var(self.next_var, name, sort, VarKind::Plain)
     }
 
+    /// The bound variable `name` of a quantifier (`quant`).
+    pub fn fresh_bound(&mut self, name: &str, sort: Sort) -> Term {
+        self.next_var += 1;
+        Term::var(self.next_var, name, sort, VarKind::Bound)
+    }
+
     pub fn fresh_snap(&mut self) -> Term {
         self.fresh("s", Sort::Snap)
     }

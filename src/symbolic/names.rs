@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::logic::term::{Op, Sort, Term, prelude};
+use crate::logic::term::{Op, Sort, Term, VarKind, prelude};
 use crate::syntax::ast::{BinOp, ELEMS, Expr, ExprKind};
 
 use super::consume::snapshot_shape;
@@ -297,6 +297,18 @@ impl<'a> Names<'a> {
             Op::Select => self.element(t, depth),
             Op::Store => format!("{}[{} := {}]", arg(0), arg(1), arg(2)),
             Op::ConstSeq => format!("[{}, …]", arg(0)),
+            Op::Quant { .. } => {
+                let Some((forall, vars, body, _)) = t.quant_parts() else {
+                    return "…".to_string();
+                };
+                let word = if forall { "forall" } else { "exists" };
+                let names: Vec<String> = vars
+                    .iter()
+                    .map(|v| self.show(v, Except::Nothing, depth))
+                    .collect();
+                let body = self.show(body, Except::Nothing, depth);
+                format!("({word} {} :: {body})", names.join(", "))
+            }
         }
     }
 
@@ -346,6 +358,14 @@ impl<'a> Names<'a> {
 
     /// A symbol: what holds it, else a name of its own.
     fn var(&self, t: &Term, except: Except, depth: usize) -> String {
+        if let Op::Var {
+            name,
+            kind: VarKind::Bound,
+            ..
+        } = t.op()
+        {
+            return name.to_string();
+        }
         if let Some(name) = self.holder(t, except, depth) {
             return name;
         }

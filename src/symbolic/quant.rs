@@ -1,0 +1,179 @@
+//! Quantifiers in the engine (docs/language.md section 4c).
+//!
+//! A quantifier is evaluated once, with a fresh constant for each bound
+//! variable: every proof made on the way (a read in bounds, a chunk held)
+//! holds for an arbitrary value and so for every value, and every failure
+//! is reported where it happens, as for any expression. The path then goes
+//! on from where it was, with the quantified term as the value: nothing
+//! learned about the constants leaves the quantifier.
+//!
+//! Z3 uses a quantified fact only through its trigger: the array reads and
+//! pure calls of the body chosen here, deterministically, so that the same
+//! program gets the same instances on every run (model-based instantiation
+//! is off, `solver::config`).
+
+use std::cell::RefCell;
+
+use super::ctx::{Ctx, TermCont};
+use super::eval::eval;
+use super::program::{ProgramInfo, sort_of};
+use super::state::State;
+use super::term::{Op, Term};
+use crate::syntax::ast::Quant;
+
+/// `forall T x, ... :: body` or `exists ...`.
+pub fn eval_quant(ctx: &mut Ctx, s: State, q: &Quant, k: TermCont) {
+    let vars: Vec<Term> = q
+        .vars
+        .iter()
+        .map(|v| ctx.fresh_bound(&v.name.name, sort_of(&v.ty.kind)))
+        .collect();
+    let mut inner = s.clone();
+    for (v, t) in q.vars.iter().zip(&vars) {
+        inner.store.insert(v.name.name.as_str().into(), t.clone());
+    }
+    let base = s.pc.len();
+    let ends: RefCell<Vec<(Term, Vec<Term>, State)>> = RefCell::new(Vec::new());
+    eval(ctx, inner, &q.body, &|_, done, t| {
+        let learned = done.pc.facts_since(base);
+        ends.borrow_mut().push((t, learned, done));
+    });
+    let ends = ends.into_inner();
+    let Some((_, _, last)) = ends.last() else {
+        // Every path through the body failed (and was reported) or is
+        // infeasible.
+        return;
+    };
+    let body = match ends.as_slice() {
+        // What the path learned (the definitions of calls) is left behind:
+        // it is about the constants, and the value does not need it.
+        [(t, _, _)] => t.clone(),
+        // The body split the path (an instance opened on demand, say):
+        // the value is the one of the end whose facts hold. The ends cover
+        // every value of the variables, so this is exact.
+        _ => Term::and(
+            ends.iter()
+                .map(|(t, learned, _)| Term::implies(Term::and(learned.clone()), t.clone()))
+                .collect(),
+        ),
+    };
+    // A variable the body does not depend on any more is dropped: a
+    // trigger must mention every variable.
+    let vars: Vec<Term> = vars
+        .into_iter()
+        .filter(|v| !bound_in(&body, std::slice::from_ref(v)).is_empty())
+        .collect();
+    let trigger = choose_trigger(&ctx.prog, &vars, &body);
+    let mut out = s.clone();
+    out.obligation = last.obligation.clone();
+    k(ctx, out, Term::quant(q.forall, vars, body, trigger))
+}
+
+/// A term Z3 may instantiate a quantifier from: an element read or a pure
+/// method application that mentions a bound variable.
+fn is_candidate(prog: &ProgramInfo, t: &Term) -> bool {
+    match t.op() {
+        Op::Select => true,
+        Op::App(f) => prog.pures.values().any(|p| *p.fun == **f),
+        _ => false,
+    }
+}
+
+/// The ids of the variables of `vars` that occur in `t`.
+fn bound_in(t: &Term, vars: &[Term]) -> Vec<u32> {
+    let ids: Vec<u32> = vars.iter().filter_map(Term::var_id).collect();
+    let mut out = Vec::new();
+    t.for_each_var(&mut |id| {
+        if ids.contains(&id) && !out.contains(&id) {
+            out.push(id);
+        }
+    });
+    out
+}
+
+/// Candidate terms of `t` in the order of a left-to-right walk, each once;
+/// nested quantifiers are not entered (their terms may mention their own
+/// variables, which a trigger of this one cannot).
+fn candidates(prog: &ProgramInfo, t: &Term, vars: &[Term], out: &mut Vec<Term>) {
+    if matches!(t.op(), Op::Quant { .. }) {
+        return;
+    }
+    if is_candidate(prog, t) && !bound_in(t, vars).is_empty() && !out.contains(t) {
+        out.push(t.clone());
+    }
+    for a in t.args() {
+        candidates(prog, a, vars, out);
+    }
+}
+
+/// Whether `t` is an instance of `pattern` (the variables of `vars` in
+/// `pattern` standing for any term, the same one at each occurrence).
+fn matches(pattern: &Term, t: &Term, vars: &[Term], binding: &mut Vec<(Term, Term)>) -> bool {
+    if vars.contains(pattern) {
+        if let Some((_, bound)) = binding.iter().find(|(v, _)| v == pattern) {
+            return bound == t;
+        }
+        binding.push((pattern.clone(), t.clone()));
+        return true;
+    }
+    pattern.op() == t.op()
+        && pattern.args().len() == t.args().len()
+        && pattern
+            .args()
+            .iter()
+            .zip(t.args())
+            .all(|(p, a)| matches(p, a, vars, binding))
+}
+
+/// Whether the arguments of `t` that mention bound variables are bound
+/// variables themselves (`a[i]`, not `a[i + 1]`).
+fn direct(t: &Term, vars: &[Term]) -> bool {
+    t.args()
+        .iter()
+        .all(|a| vars.contains(a) || bound_in(a, vars).is_empty())
+}
+
+/// Whether instantiating the quantifier for `t` yields another term that
+/// `t` matches and that is new: the body's `a[i + 1]` for the trigger
+/// `a[i]` would give `a[k + 1]`, then `a[k + 2]`, ... (a matching loop).
+fn loops(t: &Term, all: &[Term], vars: &[Term]) -> bool {
+    all.iter()
+        .any(|other| other != t && !direct(other, vars) && matches(t, other, vars, &mut Vec::new()))
+}
+
+/// The trigger of a quantifier over `vars` with `body`: for each variable in
+/// turn, unless one already chosen mentions it, the first candidate that
+/// mentions it, preferring candidates that cannot loop and then those that
+/// take the variables directly as arguments. Empty when some variable
+/// occurs in no candidate (the checker rules that out for the program's
+/// own terms; Z3 then chooses).
+pub fn choose_trigger(prog: &ProgramInfo, vars: &[Term], body: &Term) -> Vec<Term> {
+    let mut all = Vec::new();
+    candidates(prog, body, vars, &mut all);
+    let mut ranked: Vec<(u8, usize, Term)> = all
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let rank = u8::from(loops(t, &all, vars)) * 2 + u8::from(!direct(t, vars));
+            (rank, i, t.clone())
+        })
+        .collect();
+    ranked.sort_by_key(|(rank, i, _)| (*rank, *i));
+    let mut chosen: Vec<Term> = Vec::new();
+    let mut covered: Vec<u32> = Vec::new();
+    for v in vars {
+        let Some(id) = v.var_id() else { continue };
+        if covered.contains(&id) {
+            continue;
+        }
+        let Some((_, _, t)) = ranked
+            .iter()
+            .find(|(_, _, t)| !bound_in(t, std::slice::from_ref(v)).is_empty())
+        else {
+            return Vec::new();
+        };
+        covered.extend(bound_in(t, vars));
+        chosen.push(t.clone());
+    }
+    chosen
+}
