@@ -91,18 +91,24 @@ fn bound_in(t: &Term, vars: &[Term]) -> Vec<u32> {
     out
 }
 
-/// Candidate terms of `t` in the order of a left-to-right walk, each once;
-/// nested quantifiers are not entered (their terms may mention their own
-/// variables, which a trigger of this one cannot).
-fn candidates(prog: &ProgramInfo, t: &Term, vars: &[Term], out: &mut Vec<Term>) {
-    if matches!(t.op(), Op::Quant { .. }) {
-        return;
+/// Candidate terms of `t` in the order of a left-to-right walk, each once.
+/// Inside a nested quantifier only terms free of its own variables count
+/// (a trigger cannot mention them); `inner` holds those variables.
+fn candidates(prog: &ProgramInfo, t: &Term, vars: &[Term], inner: &[Term], out: &mut Vec<Term>) {
+    if let Some((_, nested, body, _)) = t.quant_parts() {
+        let mut inner = inner.to_vec();
+        inner.extend(nested.iter().cloned());
+        return candidates(prog, body, vars, &inner, out);
     }
-    if is_candidate(prog, t) && !bound_in(t, vars).is_empty() && !out.contains(t) {
+    if is_candidate(prog, t)
+        && !bound_in(t, vars).is_empty()
+        && bound_in(t, inner).is_empty()
+        && !out.contains(t)
+    {
         out.push(t.clone());
     }
     for a in t.args() {
-        candidates(prog, a, vars, out);
+        candidates(prog, a, vars, inner, out);
     }
 }
 
@@ -149,7 +155,7 @@ fn loops(t: &Term, all: &[Term], vars: &[Term]) -> bool {
 /// own terms; Z3 then chooses).
 pub fn choose_trigger(prog: &ProgramInfo, vars: &[Term], body: &Term) -> Vec<Term> {
     let mut all = Vec::new();
-    candidates(prog, body, vars, &mut all);
+    candidates(prog, body, vars, &[], &mut all);
     let mut ranked: Vec<(u8, usize, Term)> = all
         .iter()
         .enumerate()
