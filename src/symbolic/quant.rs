@@ -183,3 +183,53 @@ pub fn choose_trigger(prog: &ProgramInfo, vars: &[Term], body: &Term) -> Vec<Ter
     }
     chosen
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::term::{Sort, VarKind};
+    use crate::syntax::ast::Program;
+
+    fn bound(id: u32, name: &str) -> Term {
+        Term::var(id, name, Sort::Int, VarKind::Bound)
+    }
+
+    fn read(seq: &Term, i: Term) -> Term {
+        Term::from_snap(Term::select(seq.clone(), i), Sort::Int)
+    }
+
+    #[test]
+    fn triggers_avoid_matching_loops_and_cover_every_variable() {
+        let prog = ProgramInfo::new(Program::default());
+        let s = Term::var(1, "s", Sort::Seq, VarKind::Plain);
+        let (i, j) = (bound(2, "i"), bound(3, "j"));
+        let next = Term::add(i.clone(), Term::int(1));
+        // a[i] < a[i + 1]: `a[i]` would match `a[i + 1]` and loop.
+        let body = Term::lt(read(&s, i.clone()), read(&s, next.clone()));
+        let t = choose_trigger(&prog, std::slice::from_ref(&i), &body);
+        assert_eq!(t, vec![Term::select(s.clone(), next)]);
+        // a[i] <= a[j]: both, as one multi-pattern, in the order written.
+        let body = Term::le(read(&s, i.clone()), read(&s, j.clone()));
+        let t = choose_trigger(&prog, &[i.clone(), j.clone()], &body);
+        assert_eq!(
+            t,
+            vec![
+                Term::select(s.clone(), i.clone()),
+                Term::select(s.clone(), j.clone())
+            ]
+        );
+        // A variable in no read: no trigger (Z3 chooses; the checker rules
+        // this out for the program's own quantifiers).
+        let body = Term::le(read(&s, i.clone()), j.clone());
+        assert!(choose_trigger(&prog, &[i.clone(), j.clone()], &body).is_empty());
+        // Inside a nested quantifier, only terms free of its variables.
+        let inner = Term::quant(
+            false,
+            vec![j.clone()],
+            Term::eq(read(&s, j.clone()), read(&s, i.clone())),
+            vec![Term::select(s.clone(), j.clone())],
+        );
+        let t = choose_trigger(&prog, std::slice::from_ref(&i), &inner);
+        assert_eq!(t, vec![Term::select(s, i)]);
+    }
+}
