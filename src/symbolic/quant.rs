@@ -34,20 +34,43 @@ pub fn eval_quant(ctx: &mut Ctx, s: State, q: &Quant, k: TermCont) {
     }
     let base = s.pc.len();
     let ends: RefCell<Vec<(Term, Vec<Term>, State)>> = RefCell::new(Vec::new());
+    // Every end of the body is needed for its value: a task's route
+    // (`Ctx::route`) must not choose one side of a split inside it.
+    let route = ctx.route.take();
     eval(ctx, inner, &q.body, &|_, done, t| {
         let learned = done.pc.facts_since(base);
         ends.borrow_mut().push((t, learned, done));
     });
+    ctx.route = route;
     let ends = ends.into_inner();
     let Some((_, _, last)) = ends.last() else {
         // Every path through the body failed (and was reported) or is
         // infeasible.
         return;
     };
+    let mut out = s.clone();
+    out.obligation = last.obligation.clone();
     let body = match ends.as_slice() {
-        // What the path learned (the definitions of calls) is left behind:
-        // it is about the constants, and the value does not need it.
-        [(t, _, _)] => t.clone(),
+        // What the one path learned (the definitions of the calls it
+        // unfolded, facts of the instances it opened) holds for an
+        // arbitrary value of the constants, hence for all: it stays on the
+        // path as a quantified fact of its own.
+        [(t, learned, done)] => {
+            // The calls inference unfolds lazily (`infer::definitions`)
+            // are unfolded now, while the constants still stand for
+            // arbitrary values.
+            let mut own = done.clone();
+            own.deferred = done
+                .deferred
+                .iter()
+                .skip(s.deferred.len())
+                .cloned()
+                .collect();
+            let mut facts = learned.clone();
+            facts.extend(super::infer::definitions(ctx, &own));
+            out.assume(learned_for_all(&ctx.prog, &vars, &facts));
+            t.clone()
+        }
         // The body split the path (an instance opened on demand, say):
         // the value is the one of the end whose facts hold. The ends cover
         // every value of the variables, so this is exact.
@@ -64,9 +87,29 @@ pub fn eval_quant(ctx: &mut Ctx, s: State, q: &Quant, k: TermCont) {
         .filter(|v| !bound_in(&body, std::slice::from_ref(v)).is_empty())
         .collect();
     let trigger = choose_trigger(&ctx.prog, &vars, &body);
-    let mut out = s.clone();
-    out.obligation = last.obligation.clone();
     k(ctx, out, Term::quant(q.forall, vars, body, trigger))
+}
+
+/// The facts a path through a quantifier's body learned, for every value
+/// of the variables: each was learned for arbitrary values (a branch's
+/// facts only under its condition), so they hold for all. Without a
+/// trigger that covers their variables they are left out (Z3 would have to
+/// guess instances).
+fn learned_for_all(prog: &ProgramInfo, vars: &[Term], learned: &[Term]) -> Term {
+    let facts = Term::and(learned.to_vec());
+    let used: Vec<Term> = vars
+        .iter()
+        .filter(|v| !bound_in(&facts, std::slice::from_ref(v)).is_empty())
+        .cloned()
+        .collect();
+    if used.is_empty() {
+        return facts;
+    }
+    let trigger = choose_trigger(prog, &used, &facts);
+    if trigger.is_empty() {
+        return Term::bool(true);
+    }
+    Term::quant(true, used, facts, trigger)
 }
 
 /// A term Z3 may instantiate a quantifier from: an element read or a pure
