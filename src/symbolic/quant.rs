@@ -4,8 +4,10 @@
 //! variable: every proof made on the way (a read in bounds, a chunk held)
 //! holds for an arbitrary value and so for every value, and every failure
 //! is reported where it happens, as for any expression. The path then goes
-//! on from where it was, with the quantified term as the value: nothing
-//! learned about the constants leaves the quantifier.
+//! on from where it was, with the quantified term as the value; what the
+//! body's evaluation learned about the constants (the definitions of the
+//! calls it unfolded) goes along quantified over them, never as facts
+//! about the constants themselves.
 //!
 //! Z3 uses a quantified fact only through its trigger: the array reads and
 //! pure calls of the body chosen here, deterministically, so that the same
