@@ -177,3 +177,37 @@ fn arrays_are_shown_as_their_contents() {
     assert_eq!(get("a"), Some("[3, 0, 7]"), "{cex:?}");
     assert_eq!(get("i"), Some("2"), "{cex:?}");
 }
+
+/// A failed `forall` is shown with the value of its variable that breaks
+/// it, and the failure is replayed concretely.
+#[test]
+fn a_failed_forall_shows_the_index_that_breaks_it() {
+    let program = "class C {
+  static void m(int[] a)
+    requires acc(a.elems) && a.length == 3;
+  {
+    a[0] = 1;
+    a[1] = 1;
+    a[2] = 2;
+    assert forall int i :: 0 <= i && i < a.length ==> a[i] == 1;
+  }
+}
+";
+    let report = verify_source("cex.sift", program, &Options::default());
+    assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
+    let e = &report.errors[0];
+    let get = |k: &str| {
+        e.counterexample
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(get("a"), Some("[1, 1, 2]"), "{:?}", e.counterexample);
+    assert_eq!(get("i"), Some("2"), "{:?}", e.counterexample);
+    let replay = e.replay.as_ref().expect("a replay");
+    assert_eq!(
+        replay.status,
+        sift::concrete::replay::ReplayStatus::Confirmed,
+        "{replay:?}"
+    );
+}

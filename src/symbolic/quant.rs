@@ -114,6 +114,23 @@ fn learned_for_all(prog: &ProgramInfo, vars: &[Term], learned: &[Term]) -> Term 
     Term::quant(true, used, facts, trigger)
 }
 
+/// The negation of a goal that failed, for a model that shows why: a
+/// `forall` (or a negated `exists`) is negated with its variables left free
+/// (they occur nowhere else on the path), so the model gives them the values
+/// that break it, returned as the second part. A negated quantifier as it
+/// stands would often not be evaluated in Z3's model.
+pub fn refutation(goal: &Term) -> (Term, Vec<Term>) {
+    if let Some((true, vars, body, _)) = goal.quant_parts() {
+        return (Term::not(body.clone()), vars.to_vec());
+    }
+    if matches!(goal.op(), Op::Not)
+        && let Some((false, vars, body, _)) = goal.args()[0].quant_parts()
+    {
+        return (body.clone(), vars.to_vec());
+    }
+    (Term::not(goal.clone()), Vec::new())
+}
+
 /// A term Z3 may instantiate a quantifier from: an element read or a pure
 /// method application that mentions a bound variable.
 fn is_candidate(prog: &ProgramInfo, t: &Term) -> bool {
