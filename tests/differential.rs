@@ -284,6 +284,7 @@ fn the_generator_is_deterministic_and_varied() {
         "ensures acc(arr.elems) && (forall",
         "(exists int i",
         "assert forall int i",
+        "==> twice(",
     ] {
         assert!(all.contains(construct), "no `{construct}` generated");
     }

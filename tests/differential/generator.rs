@@ -463,7 +463,10 @@ fn array_method(r: &mut Rng, src: &mut String) {
 /// `arr[i]`), for quantified invariants and postconditions.
 fn element_fact(r: &mut Rng) -> String {
     let k = r.int(-1, 2);
-    match r.below(6) {
+    match r.below(8) {
+        // Pure calls in a body: unfolded for every `i` (with inference).
+        6 => "twice(arr[i]) == arr[i] + arr[i]".to_string(),
+        7 => format!("twice(i) >= i + {k}"),
         0 => "arr[i] == c".to_string(),
         1 => "arr[i] >= c".to_string(),
         2 => format!("arr[i] <= c + {k}"),
@@ -525,7 +528,7 @@ fn quantified_method(r: &mut Rng, src: &mut String) {
     ));
     let check = element_fact(r)
         .replace("arr[", "xs[")
-        .replace('c', &c.to_string());
+        .replace(" c", &format!(" {c}"));
     src.push_str(&format!(
         "    assert forall int i :: 0 <= i && i < xs.length ==> {check};\n  }}\n"
     ));
