@@ -272,6 +272,10 @@ impl<'a> Names<'a> {
             Op::Null => "null".to_string(),
             Op::Unit => "()".to_string(),
             Op::App(f) => self.app(t, f, except, depth),
+            // The conditionals `&&`, `||` and `==>` evaluate to, read back.
+            Op::Ite if t.args()[2].is_false() => format!("({} && {})", arg(0), arg(1)),
+            Op::Ite if t.args()[2].is_true() => format!("({} ==> {})", arg(0), arg(1)),
+            Op::Ite if t.args()[1].is_true() => format!("({} || {})", arg(0), arg(2)),
             Op::Ite => format!("({} ? {} : {})", arg(0), arg(1), arg(2)),
             Op::Not => match t.args()[0].op() {
                 Op::Eq => {
