@@ -211,3 +211,26 @@ fn a_failed_forall_shows_the_index_that_breaks_it() {
         "{replay:?}"
     );
 }
+
+/// Inputs replayed for a quantified precondition satisfy it: the element
+/// reads the inputs are built from are terms of the model's query, so the
+/// quantified facts hold for them.
+#[test]
+fn replayed_inputs_satisfy_a_quantified_precondition() {
+    let program = "class C {
+  static void m(int[] a)
+    requires acc(a.elems) && a.length > 2 && (forall int i :: 0 <= i && i < a.length ==> a[i] > 0);
+  {
+    assert a[0] > 1;
+  }
+}
+";
+    let report = verify_source("cex.sift", program, &Options::default());
+    assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
+    let replay = report.errors[0].replay.as_ref().expect("a replay");
+    assert_eq!(
+        replay.status,
+        sift::concrete::replay::ReplayStatus::Confirmed,
+        "{replay:?}"
+    );
+}

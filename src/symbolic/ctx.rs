@@ -546,10 +546,9 @@ impl<'z> Ctx<'z> {
         let negated = goal.map(|g| super::quant::refutation(g).0);
         for (pc, heap) in shapes.into_inner().into_iter().rev() {
             let terms = super::paths::InputTerms::new(&entry, &heap);
-            if let Some(values) = self
-                .solver
-                .model_values(&pc, negated.as_ref(), &terms.terms)
-            {
+            let (shown, named) = super::array::name_reads(self, &terms.terms);
+            let extra = Term::and(negated.iter().cloned().chain(named).collect());
+            if let Some(values) = self.solver.model_values(&pc, Some(&extra), &shown) {
                 return Some(terms.read(&values));
             }
         }
