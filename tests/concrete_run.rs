@@ -133,7 +133,7 @@ fn a_return_inside_a_loop_body_has_the_frame_back() {
         &[Int(5)],
         true,
         Kind::PostconditionFailed,
-        69,
+        109,
     );
 }
 
@@ -243,5 +243,18 @@ fn every_example_main_runs() {
             String::from_utf8_lossy(&o.stdout).starts_with(result),
             "{file}"
         );
+    }
+}
+
+#[test]
+fn bounded_quantifiers_are_enumerated_and_unbounded_ones_stop_the_run() {
+    returns("Q", "fill", &[Int(4), Int(7)], false, "4");
+    returns("Q", "fill", &[Int(0), Int(7)], false, "0");
+    fails("Q", "wrongFill", &[Int(3)], false, Kind::AssertFailed, 88);
+    // The guard lets `i` reach the length: the read fails, as in `verify`.
+    fails("Q", "outside", &[Int(2)], false, Kind::AssertFailed, 95);
+    match run("Q", "unbounded", &[Int(0)], false).0 {
+        Outcome::Unchecked(span) => assert_eq!(line_col(CHECKS, span.start).0, 100),
+        other => panic!("expected a quantifier that cannot be checked, got {other:?}"),
     }
 }

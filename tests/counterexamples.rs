@@ -177,3 +177,60 @@ fn arrays_are_shown_as_their_contents() {
     assert_eq!(get("a"), Some("[3, 0, 7]"), "{cex:?}");
     assert_eq!(get("i"), Some("2"), "{cex:?}");
 }
+
+/// A failed `forall` is shown with the value of its variable that breaks
+/// it, and the failure is replayed concretely.
+#[test]
+fn a_failed_forall_shows_the_index_that_breaks_it() {
+    let program = "class C {
+  static void m(int[] a)
+    requires acc(a.elems) && a.length == 3;
+  {
+    a[0] = 1;
+    a[1] = 1;
+    a[2] = 2;
+    assert forall int i :: 0 <= i && i < a.length ==> a[i] == 1;
+  }
+}
+";
+    let report = verify_source("cex.sift", program, &Options::default());
+    assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
+    let e = &report.errors[0];
+    let get = |k: &str| {
+        e.counterexample
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(get("a"), Some("[1, 1, 2]"), "{:?}", e.counterexample);
+    assert_eq!(get("i"), Some("2"), "{:?}", e.counterexample);
+    let replay = e.replay.as_ref().expect("a replay");
+    assert_eq!(
+        replay.status,
+        sift::concrete::replay::ReplayStatus::Confirmed,
+        "{replay:?}"
+    );
+}
+
+/// Inputs replayed for a quantified precondition satisfy it: the element
+/// reads the inputs are built from are terms of the model's query, so the
+/// quantified facts hold for them.
+#[test]
+fn replayed_inputs_satisfy_a_quantified_precondition() {
+    let program = "class C {
+  static void m(int[] a)
+    requires acc(a.elems) && a.length > 2 && (forall int i :: 0 <= i && i < a.length ==> a[i] > 0);
+  {
+    assert a[0] > 1;
+  }
+}
+";
+    let report = verify_source("cex.sift", program, &Options::default());
+    assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
+    let replay = report.errors[0].replay.as_ref().expect("a replay");
+    assert_eq!(
+        replay.status,
+        sift::concrete::replay::ReplayStatus::Confirmed,
+        "{replay:?}"
+    );
+}

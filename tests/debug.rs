@@ -696,3 +696,47 @@ class A {
         "#]],
     );
 }
+
+/// Quantified facts on the path read as the program writes them, and a
+/// failed `forall` names the index that breaks it.
+#[test]
+fn quantified_facts_read_as_written() {
+    const FILL: &str = "class Fill {
+  static void fillShort(int[] a, int c)
+    requires acc(a.elems);
+    ensures acc(a.elems) && (forall int i :: 0 <= i && i < a.length ==> a[i] == c);
+  {
+    int j = 0;
+    while (j < a.length - 1)
+      invariant acc(a.elems) && 0 <= j && j <= a.length;
+      invariant forall int i :: 0 <= i && i < j ==> a[i] == c;
+    {
+      a[j] = c;
+      j = j + 1;
+    }
+  }
+}
+";
+    let o = debug("fill.sift", FILL, &[], "pc\nwhy\n");
+    same(
+        &o,
+        expect![[r#"
+        debugging Fill.fillShort in fill.sift: 1 error; 8 steps in the execution tree
+        stopped at the first failure
+        [5] line 4: fails: postcondition might not hold
+           4 |     ensures acc(a.elems) && (forall int i :: 0 <= i && i < a.length ==> a[i] == c);
+             |                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        path condition (5 facts):
+          (null != a)
+          (0 <= j′)
+          (j′ <= a.length)
+          (forall i :: (((0 <= i) && (i < j′)) ==> (a[i] == c)))
+          !(j′ < (a.length - 1))
+        postcondition.failed: postcondition might not hold
+          `(forall int i :: 0 <= i && i < a.length ==> a[i] == c)` might not hold
+          on this path: line 7: after the loop (while j < a.length - 1)
+          counterexample: a = [11, 11, 11, 11, 11, 11, 11, 12], c = 11, i = 7
+          help: make `(forall int i :: 0 <= i && i < a.length ==> a[i] == c)` hold on this path before returning, or weaken the `ensures`
+    "#]],
+    );
+}

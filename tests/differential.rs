@@ -30,6 +30,8 @@ struct Stats {
     verified: u64,
     /// Of those, the generated array method `w`.
     arrays_verified: u64,
+    /// Of those, the generated method with quantified contracts `fillq`.
+    quantified_verified: u64,
     runs: u64,
     rejected: u64,
     confirmed: u64,
@@ -140,6 +142,9 @@ fn run_verified(report: &FileReport, src: &str, seed: u64, stats: &mut Stats) {
         if m.name == "C.w" {
             stats.arrays_verified += 1;
         }
+        if m.name == "C.fillq" {
+            stats.quantified_verified += 1;
+        }
         let (class, method) = m.name.split_once('.').expect("Class.name");
         let mi = prog.method(class, method).expect("method");
         // A model of every path (loops unrolled twice).
@@ -215,6 +220,8 @@ fn verified_methods_never_fail_concretely() {
     // checks nothing.
     assert!(stats.verified * 5 >= stats.methods, "{stats:?}");
     assert!(stats.runs > stats.rejected * 2, "{stats:?}");
+    // Some quantified contracts hold, and those are run too.
+    assert!(stats.quantified_verified * 10 >= count, "{stats:?}");
 }
 
 /// The programs written for the statement sugar (`tests/programs/sugar`:
@@ -277,6 +284,11 @@ fn the_generator_is_deterministic_and_varied() {
         "join r >= ",
         "{ return ",
         "while (j < i)",
+        "invariant forall int i",
+        "ensures acc(arr.elems) && (forall",
+        "(exists int i",
+        "assert forall int i",
+        "==> twice(",
     ] {
         assert!(all.contains(construct), "no `{construct}` generated");
     }
@@ -294,6 +306,13 @@ fn verified_array_programs_never_fail_concretely() {
         .flatten()
         .map(|e| e.path())
         .collect();
+    // The quantifier programs too (their files of type errors do not check).
+    files.extend(
+        std::fs::read_dir(root.join("tests/programs/quant"))
+            .expect("tests/programs/quant")
+            .flatten()
+            .map(|e| e.path()),
+    );
     for name in ["array_sum", "array_count", "array_max", "array_swap"] {
         files.push(root.join(format!("examples/{name}.sift")));
     }

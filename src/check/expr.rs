@@ -122,6 +122,7 @@ impl Checker {
                 c.expr(body, Pos::Value)
             }),
             ExprKind::PostStep(op, target) => self.post_step(*op, target, span),
+            ExprKind::Quant(q) => self.quant(q, span),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
                 self.acc_arg(a);

@@ -13,6 +13,7 @@ mod calls;
 mod constant;
 mod expr;
 mod positions;
+mod quant;
 mod scope;
 mod steps;
 mod stmt;

@@ -92,7 +92,7 @@ pub fn run_command(
     let mut out = stdout.lock();
     let _ = write!(out, "{}", describe_run(path, source, &call, &run));
     match run.outcome {
-        Outcome::Returned(_) | Outcome::AssumeFalse(_) => 0,
+        Outcome::Returned(_) | Outcome::AssumeFalse(_) | Outcome::Unchecked(_) => 0,
         Outcome::Failed(_) | Outcome::Limit(_) => 1,
     }
 }
@@ -135,6 +135,13 @@ pub fn describe_run(path: &str, source: &str, call: &str, run: &Run) -> String {
             let (line, _) = line_col(source, span.start);
             s.push_str(&format!(
                 "{call} stopped at the `assume` on line {line}, which is false for these inputs\n"
+            ));
+        }
+        Outcome::Unchecked(span) => {
+            let (line, _) = line_col(source, span.start);
+            s.push_str(&format!(
+                "{call} stopped at the quantifier on line {line}: {}\n",
+                crate::record::words::UNCHECKED_QUANTIFIER
             ));
         }
     }

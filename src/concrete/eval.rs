@@ -98,6 +98,7 @@ impl Machine<'_> {
                 self.pure_call(call, env)?;
                 self.eval(body, env)
             }
+            ExprKind::Quant(q) => self.eval_quant(q, &e.span, env),
             ExprKind::Name(_)
             | ExprKind::New { .. }
             | ExprKind::NewArray { .. }

@@ -15,6 +15,7 @@ mod exec;
 pub mod heap;
 pub mod inputs;
 pub mod perms;
+mod quant;
 pub mod replay;
 pub mod testing;
 
@@ -71,6 +72,10 @@ pub enum Outcome {
     /// An `assume` was false: this run is outside what the method's
     /// verification considers.
     AssumeFalse(Span),
+    /// A quantifier whose guard does not bound its variables was met: the
+    /// run cannot check it, which is no failure (docs/language.md
+    /// section 4c).
+    Unchecked(Span),
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +98,8 @@ pub(crate) enum Stop {
     Fail(Failure),
     Limit(String),
     Assume(Span),
+    /// A quantifier that cannot be checked by enumeration.
+    Unchecked(Span),
     /// A broken invariant of the interpreter or checker.
     Internal(String),
 }
@@ -183,6 +190,7 @@ fn run_here(
             Err(Stop::Fail(f)) => Outcome::Failed(f),
             Err(Stop::Limit(why)) => Outcome::Limit(why),
             Err(Stop::Assume(span)) => Outcome::AssumeFalse(span),
+            Err(Stop::Unchecked(span)) => Outcome::Unchecked(span),
             Err(Stop::Internal(why)) => Outcome::Limit(format!("internal error: {why}")),
         },
     };

@@ -123,6 +123,14 @@ pub fn replay(
             ReplayStatus::NotRun,
             format!("the run with these inputs ({shown}) stopped: {why}"),
         ),
+        Outcome::Unchecked(s) => Replay::new(
+            ReplayStatus::NotRun,
+            format!(
+                "the run with these inputs ({shown}) stopped at the quantifier on line {}: {}",
+                line_col(source, s.start).0,
+                crate::record::words::UNCHECKED_QUANTIFIER
+            ),
+        ),
         Outcome::AssumeFalse(s) => Replay::new(
             ReplayStatus::NotRun,
             format!(

@@ -29,7 +29,7 @@ pub struct PathRow {
     /// `name = value` for `this`, the parameters and the input objects'
     /// fields.
     pub inputs: Vec<(String, String)>,
-    /// `ok`, a kind of docs/language.md section 8, `limit`, `assumed`,
+    /// `ok`, a kind of docs/language.md section 8, `limit`, `assumed`, `unchecked`,
     /// `inputs-rejected` or `no-model`.
     pub outcome: String,
     pub line: Option<usize>,
@@ -41,7 +41,7 @@ impl PathRow {
     pub fn ok(&self) -> bool {
         matches!(
             self.outcome.as_str(),
-            "ok" | "assumed" | "no-model" | "inputs-rejected"
+            "ok" | "assumed" | "unchecked" | "no-model" | "inputs-rejected"
         )
     }
 }
@@ -174,6 +174,11 @@ pub fn outcome_of(source: &str, run: &Run) -> (String, Option<usize>, String) {
             "assumed".into(),
             Some(line_col(source, span.start).0),
             "an `assume` is false for these inputs".into(),
+        ),
+        Outcome::Unchecked(span) => (
+            "unchecked".into(),
+            Some(line_col(source, span.start).0),
+            crate::record::words::UNCHECKED_QUANTIFIER.into(),
         ),
     }
 }

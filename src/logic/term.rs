@@ -39,6 +39,9 @@ impl Sort {
 pub enum VarKind {
     Plain,
     Allocated(u32),
+    /// The bound variable of a quantifier (`Op::Quant`), named as in the
+    /// program.
+    Bound,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +82,14 @@ pub enum Op {
     Store,
     /// The sequence holding one snapshot everywhere (a fresh array).
     ConstSeq,
+    /// A quantifier (docs/language.md section 4c). Its first `vars`
+    /// arguments are the bound variables (variables that occur nowhere
+    /// else), then comes the body, then the terms of its one trigger (a
+    /// multi-pattern; none: Z3 chooses).
+    Quant {
+        forall: bool,
+        vars: u32,
+    },
 }
 
 struct Node {
@@ -633,6 +644,32 @@ impl Term {
         Term::mk(Op::ConstSeq, vec![v], Sort::Seq)
     }
 
+    /// `forall vars :: body` (or `exists`), instantiated by Z3 only for
+    /// instances of `trigger` (all its terms together). A body that does
+    /// not depend on the variables is the quantifier's value itself (the
+    /// domains, `Int` and `Bool`, are not empty).
+    pub fn quant(forall: bool, vars: Vec<Term>, body: Term, trigger: Vec<Term>) -> Term {
+        if vars.is_empty() || body.as_bool().is_some() {
+            return body;
+        }
+        let n = u32::try_from(vars.len()).unwrap_or(u32::MAX);
+        let mut args = vars;
+        args.push(body);
+        args.extend(trigger);
+        Term::mk(Op::Quant { forall, vars: n }, args, Sort::Bool)
+    }
+
+    /// A quantifier's bound variables, body and trigger terms.
+    pub fn quant_parts(&self) -> Option<(bool, &[Term], &Term, &[Term])> {
+        let Op::Quant { forall, vars } = self.op() else {
+            return None;
+        };
+        let n = usize::try_from(*vars).ok()?;
+        let args = self.args();
+        let body = args.get(n)?;
+        Some((*forall, &args[..n], body, &args[n + 1..]))
+    }
+
     /// The length of the array `r`.
     pub fn length(r: Term) -> Term {
         Term::app(prelude::LENGTH, vec![r], Sort::Int)
@@ -807,6 +844,22 @@ impl Term {
                 out.push('[');
                 self.args()[0].render(out);
                 out.push_str(", …]");
+            }
+            Op::Quant { .. } => {
+                let Some((forall, vars, body, _)) = self.quant_parts() else {
+                    return;
+                };
+                out.push('(');
+                out.push_str(if forall { "forall " } else { "exists " });
+                for (i, v) in vars.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    v.render(out);
+                }
+                out.push_str(" :: ");
+                body.render(out);
+                out.push(')');
             }
         }
     }

@@ -370,6 +370,11 @@ impl<'a> Walker<'a> {
             ExprKind::Opening(call, body) | ExprKind::Using(call, body) => {
                 self.call(call).or_else(|| self.expr(body))
             }
+            ExprKind::Quant(q) => q
+                .vars
+                .iter()
+                .find_map(|v| self.ty(&v.ty))
+                .or_else(|| self.expr(&q.body)),
         }
     }
 

@@ -34,3 +34,20 @@ fn a_for_variable_is_declared_in_the_header() {
     assert_eq!(target(src, "i += i", 5), second);
     assert_eq!(target(src, "i += i", 0), second);
 }
+
+#[test]
+fn a_bound_variable_is_declared_in_its_quantifier() {
+    let src = "class A {
+  static void m(int[] a, int i0)
+    requires acc(a.elems) && (forall int i :: 0 <= i && i < a.length ==> a[i] > 0);
+    ensures acc(a.elems) && (exists int i :: 0 <= i && i < a.length && a[i] > i0);
+  { }
+}
+";
+    let first = src.find("forall int i").map(|p| p + "forall int ".len());
+    let second = src.find("exists int i").map(|p| p + "exists int ".len());
+    assert_eq!(target(src, "i < a.length ==>", 0), first);
+    assert_eq!(target(src, "a[i] > 0", 2), first);
+    assert_eq!(target(src, "a[i] > i0", 2), second);
+    assert_eq!(target(src, "i0);", 0), src.find("int i0").map(|p| p + 4));
+}

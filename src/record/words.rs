@@ -364,6 +364,11 @@ impl fmt::Display for Hint {
     }
 }
 
+/// Why a concrete run stopped at a quantifier (docs/language.md section 4c):
+/// an outcome of its own, never a failure.
+pub const UNCHECKED_QUANTIFIER: &str =
+    "cannot check concretely: the quantifier's guard does not bound every variable below and above";
+
 #[cfg(test)]
 mod tests {
     use super::*;

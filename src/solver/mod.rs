@@ -303,6 +303,21 @@ impl<'z> Solver<'z> {
                 .store(&int(1), &args[2])
                 .into(),
             Op::ConstSeq => z3::ast::Array::const_array(z, &ZSort::int(z), &args[0]).into(),
+            Op::Quant { forall, vars } => {
+                let n = usize::try_from(*vars).unwrap_or(0).min(args.len());
+                let bounds: Vec<&dyn Ast<'z>> =
+                    args[..n].iter().map(|a| a as &dyn Ast<'z>).collect();
+                let body = boolean(n);
+                let terms: Vec<&dyn Ast<'z>> =
+                    args[n + 1..].iter().map(|a| a as &dyn Ast<'z>).collect();
+                let pattern = (!terms.is_empty()).then(|| z3::Pattern::new(z, &terms));
+                let patterns: Vec<&z3::Pattern<'z>> = pattern.iter().collect();
+                if *forall {
+                    z3::ast::forall_const(z, &bounds, &patterns, &body).into()
+                } else {
+                    z3::ast::exists_const(z, &bounds, &patterns, &body).into()
+                }
+            }
         };
         self.cache.insert(t.clone(), d.clone());
         d

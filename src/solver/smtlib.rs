@@ -102,6 +102,10 @@ fn write(t: &Term, named: &HashMap<Term, String>, out: &mut String) {
         Op::Select => "select",
         Op::Store => "store",
         Op::ConstSeq => "(as const (Array Int Snap))",
+        Op::Quant { .. } => {
+            write_quant(t, named, out);
+            return;
+        }
     };
     if t.args().is_empty() {
         out.push_str(head);
@@ -114,6 +118,34 @@ fn write(t: &Term, named: &HashMap<Term, String>, out: &mut String) {
         write(a, named, out);
     }
     out.push(')');
+}
+
+/// `(forall ((|i@3| Int)) (! body :pattern (t1 t2)))`: the bound variables
+/// keep their names, which shadow the constants of the same name.
+fn write_quant(t: &Term, named: &HashMap<Term, String>, out: &mut String) {
+    let Some((forall, vars, body, trigger)) = t.quant_parts() else {
+        return;
+    };
+    out.push_str(if forall { "(forall (" } else { "(exists (" });
+    for (i, v) in vars.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&format!("({} {})", quote(&var_name(v)), v.sort().name()));
+    }
+    out.push_str(") (! ");
+    write(body, named, out);
+    if !trigger.is_empty() {
+        out.push_str(" :pattern (");
+        for (i, p) in trigger.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            write(p, named, out);
+        }
+        out.push(')');
+    }
+    out.push_str("))");
 }
 
 #[cfg(test)]

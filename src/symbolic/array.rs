@@ -300,3 +300,30 @@ pub fn input_terms(recv: &Term, seq: &Term) -> Vec<(String, Term)> {
     }
     out
 }
+
+/// `terms` with each element read replaced by a fresh variable, and the
+/// equations that define those variables, to assert in the model's query:
+/// a read that is only evaluated in a model escapes the quantified facts
+/// about the elements (they are instantiated for the terms of the query),
+/// so inputs built from it could contradict the precondition.
+pub fn name_reads(ctx: &mut Ctx, terms: &[Term]) -> (Vec<Term>, Vec<Term>) {
+    let mut named = Vec::new();
+    let shown = terms
+        .iter()
+        .map(|t| {
+            let mut reads = false;
+            let mut stack = vec![t];
+            while let Some(x) = stack.pop() {
+                reads |= matches!(x.op(), super::term::Op::Select);
+                stack.extend(x.args());
+            }
+            if !reads {
+                return t.clone();
+            }
+            let v = ctx.fresh("input", t.sort());
+            named.push(Term::eq(v.clone(), t.clone()));
+            v
+        })
+        .collect();
+    (shown, named)
+}

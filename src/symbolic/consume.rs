@@ -228,6 +228,12 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                 if ctx.prove(&s, &t, &format!("does `{}` hold?", ctx.text(&a.span))) {
                     let mut s = s;
                     s.note_fact(&t, before);
+                    // A proved `assert` stays on the path, as in Dafny: its
+                    // terms are what instantiates quantified facts later
+                    // (`assert a[1] == 0;` is the witness of an `exists`).
+                    if s.obligation.as_ref().is_some_and(|o| o.lenient) {
+                        s.assume(t.clone());
+                    }
                     return k(ctx, s, h2.clone(), Term::unit());
                 }
                 let reason = Reason::MightNotHold {

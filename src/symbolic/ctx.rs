@@ -167,6 +167,12 @@ impl<'z> Ctx<'z> {
         Term::var(self.next_var, name, sort, VarKind::Plain)
     }
 
+    /// The bound variable `name` of a quantifier (`quant`).
+    pub fn fresh_bound(&mut self, name: &str, sort: Sort) -> Term {
+        self.next_var += 1;
+        Term::var(self.next_var, name, sort, VarKind::Bound)
+    }
+
     pub fn fresh_snap(&mut self) -> Term {
         self.fresh("s", Sort::Snap)
     }
@@ -402,7 +408,7 @@ impl<'z> Ctx<'z> {
         }
         if let Some(leaves) = self.leaves.as_mut() {
             let end = match &refuted {
-                Some(goal) => s.with_fact(Term::not(goal.clone())),
+                Some(goal) => s.with_fact(super::quant::refutation(goal).0),
                 None => s.clone(),
             };
             leaves.push((end, Some(failed_at)));
@@ -484,9 +490,16 @@ impl<'z> Ctx<'z> {
                 terms.push(value.clone());
             }
         }
+        // A failed `forall` is shown with the value of its variable that
+        // breaks it.
+        let refuted = goal.map(super::quant::refutation);
+        for v in refuted.iter().flat_map(|(_, witness)| witness) {
+            names.push(v.to_string().split('@').next().unwrap_or("?").to_string());
+            terms.push(v.clone());
+        }
         let plain = terms.len();
         let named = super::array::name_contents(self, &arrays, &mut terms);
-        let negated = goal.map(|g| Term::not(g.clone()));
+        let negated = refuted.map(|(n, _)| n);
         let extra = match (negated, named.is_empty()) {
             (n, true) => n,
             (n, false) => Some(Term::and(n.into_iter().chain(named).collect())),
@@ -530,13 +543,12 @@ impl<'z> Ctx<'z> {
         self.all_steps = steps;
         self.leaves = leaves;
         self.replaying = false;
-        let negated = goal.map(|g| Term::not(g.clone()));
+        let negated = goal.map(|g| super::quant::refutation(g).0);
         for (pc, heap) in shapes.into_inner().into_iter().rev() {
             let terms = super::paths::InputTerms::new(&entry, &heap);
-            if let Some(values) = self
-                .solver
-                .model_values(&pc, negated.as_ref(), &terms.terms)
-            {
+            let (shown, named) = super::array::name_reads(self, &terms.terms);
+            let extra = Term::and(negated.iter().cloned().chain(named).collect());
+            if let Some(values) = self.solver.model_values(&pc, Some(&extra), &shown) {
                 return Some(terms.read(&values));
             }
         }

@@ -54,6 +54,7 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         ExprKind::Old(a) => eval_old(ctx, s, a, k),
         ExprKind::Opening(call, body) => eval_opening(ctx, s, call, body, e.span.clone(), k),
         ExprKind::Using(call, body) => eval_using(ctx, s, call, body, k),
+        ExprKind::Quant(q) => super::quant::eval_quant(ctx, s, q, k),
         // `PostStep` is lowered before verification (`crate::lower`).
         ExprKind::Name(_)
         | ExprKind::New { .. }

@@ -14,6 +14,7 @@ pub mod names;
 pub mod paths;
 pub mod produce;
 pub mod program;
+pub mod quant;
 pub mod recorded;
 pub mod route;
 pub mod state;

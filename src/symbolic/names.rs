@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::logic::term::{Op, Sort, Term, prelude};
+use crate::logic::term::{Op, Sort, Term, VarKind, prelude};
 use crate::syntax::ast::{BinOp, ELEMS, Expr, ExprKind};
 
 use super::consume::snapshot_shape;
@@ -272,6 +272,10 @@ impl<'a> Names<'a> {
             Op::Null => "null".to_string(),
             Op::Unit => "()".to_string(),
             Op::App(f) => self.app(t, f, except, depth),
+            // The conditionals `&&`, `||` and `==>` evaluate to, read back.
+            Op::Ite if t.args()[2].is_false() => format!("({} && {})", arg(0), arg(1)),
+            Op::Ite if t.args()[2].is_true() => format!("({} ==> {})", arg(0), arg(1)),
+            Op::Ite if t.args()[1].is_true() => format!("({} || {})", arg(0), arg(2)),
             Op::Ite => format!("({} ? {} : {})", arg(0), arg(1), arg(2)),
             Op::Not => match t.args()[0].op() {
                 Op::Eq => {
@@ -297,6 +301,18 @@ impl<'a> Names<'a> {
             Op::Select => self.element(t, depth),
             Op::Store => format!("{}[{} := {}]", arg(0), arg(1), arg(2)),
             Op::ConstSeq => format!("[{}, …]", arg(0)),
+            Op::Quant { .. } => {
+                let Some((forall, vars, body, _)) = t.quant_parts() else {
+                    return "…".to_string();
+                };
+                let word = if forall { "forall" } else { "exists" };
+                let names: Vec<String> = vars
+                    .iter()
+                    .map(|v| self.show(v, Except::Nothing, depth))
+                    .collect();
+                let body = self.show(body, Except::Nothing, depth);
+                format!("({word} {} :: {body})", names.join(", "))
+            }
         }
     }
 
@@ -346,6 +362,14 @@ impl<'a> Names<'a> {
 
     /// A symbol: what holds it, else a name of its own.
     fn var(&self, t: &Term, except: Except, depth: usize) -> String {
+        if let Op::Var {
+            name,
+            kind: VarKind::Bound,
+            ..
+        } = t.op()
+        {
+            return name.to_string();
+        }
         if let Some(name) = self.holder(t, except, depth) {
             return name;
         }

@@ -206,13 +206,16 @@ pub fn explore(
                 let mut leaves = ends.into_inner();
                 leaves.extend(ctx.leaves.take().unwrap_or_default());
                 let terms = InputTerms::new(&s0.store, &input_heap);
+                let (shown, named) = super::array::name_reads(&mut ctx, &terms.terms);
+                let named = Term::and(named);
                 for (leaf, failure) in leaves {
                     let decisions: Vec<(usize, bool)> = leaf.decisions.iter().copied().collect();
                     let key = (decisions.clone(), failure.clone());
                     if seen.contains(&key) {
                         continue;
                     }
-                    let Some(values) = ctx.solver.model_values(&leaf.pc, None, &terms.terms) else {
+                    let Some(values) = ctx.solver.model_values(&leaf.pc, Some(&named), &shown)
+                    else {
                         continue;
                     };
                     seen.insert(key);

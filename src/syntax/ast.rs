@@ -516,10 +516,29 @@ pub enum ExprKind {
     /// `acc(e.f)` — the argument is an `ExprKind::Field`.
     Acc(Box<Expr>),
     Untouched(Box<Expr>),
+    /// `forall T x, ... :: body` or `exists ...` (docs/language.md
+    /// section 4c).
+    Quant(Box<Quant>),
     /// `x++` / `x--` inside a statement's expression: the old value, then
     /// the update. The target is as in [`StmtKind::Update`]. Lowered after
     /// checking (`crate::lower`): the engine never sees it.
     PostStep(StepOp, Box<Expr>),
+}
+
+/// A quantifier: its bound variables (each `int` or `bool`, checked by the
+/// checker) and its body, which extends as far right as possible.
+#[derive(Clone, Debug)]
+pub struct Quant {
+    pub forall: bool,
+    pub vars: Vec<Param>,
+    pub body: Expr,
+}
+
+impl Quant {
+    /// `forall` or `exists`.
+    pub fn word(&self) -> &'static str {
+        if self.forall { "forall" } else { "exists" }
+    }
 }
 
 #[derive(Clone, Debug)]

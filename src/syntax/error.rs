@@ -83,7 +83,14 @@ fn rule_name(rule: Rule) -> &'static str {
         ensures_clause => "`ensures`",
         invariant_clause => "`invariant`",
         expr | term | primary | postfix_expr | op_not | op_neg | opening_expr | using_expr
-        | old_expr | acc_expr | untouched_expr | new_expr | name_expr | paren_expr => "expression",
+        | old_expr | acc_expr | untouched_expr | new_expr | name_expr | paren_expr | quant_expr => {
+            "expression"
+        }
+        quant_var => "type",
+        dcolon => "`::`",
+        kw_forall => "`forall`",
+        kw_exists => "`exists`",
+        kw_seq => "`seq`",
         op_cond | op_implies | op_or | op_and | op_eq | op_ne | op_le | op_lt | op_ge | op_gt
         | op_add | op_sub | op_mul | op_div | op_rem | op_incr | op_decr => OPERATOR,
         op_add_assign | op_sub_assign | op_mul_assign | op_div_assign | op_rem_assign => "`=`",

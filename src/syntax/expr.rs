@@ -268,6 +268,32 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
             };
             node(kind, span.clone(), depth, span)
         }
+        Rule::quant_expr => {
+            let forall = k.next()?.as_rule() == Rule::kw_forall;
+            let mut vars = Vec::new();
+            let mut body = None;
+            while let Ok(q) = k.next() {
+                match q.as_rule() {
+                    Rule::quant_var => {
+                        let mut v = Kids::of(q);
+                        let ty = b.ty(&v.expect(Rule::ty)?)?;
+                        let name = ident(&v.expect(Rule::ident)?);
+                        vars.push(Param { ty, name });
+                    }
+                    Rule::expr => body = Some(built(b, q, nest + 1)?),
+                    _ => {}
+                }
+            }
+            let body = body.ok_or_else(|| internal(span.clone()))?;
+            let span = span.start..body.expr.span.end;
+            let depth = 1 + body.depth;
+            let q = Quant {
+                forall,
+                vars,
+                body: body.expr,
+            };
+            node(ExprKind::Quant(Box::new(q)), span.clone(), depth, span)
+        }
         _ => Err(internal(span)),
     }
 }

@@ -78,6 +78,34 @@ pub fn java_habit(src: &str, pos: usize, found: &str, wanted: &str) -> Option<Di
             "`=` assigns, and only as a statement; to compare two values, write `==`",
         ));
     }
+    not_yet(src, pos, found).map(|help| base(&help))
+}
+
+/// Help for the forms of sequences (docs/language.md section 12), which
+/// the grammar does not have yet: `seq<T>`, slices `a[i..j]` and
+/// sequence literals `[1, 2]`.
+fn not_yet(src: &str, pos: usize, found: &str) -> Option<String> {
+    const INSTEAD: &str = "state facts about the elements of an array with quantifiers, like `forall int i :: 0 <= i && i < a.length ==> a[i] >= 0`";
+    if found == "keyword `seq`" {
+        return Some(format!(
+            "sequences (`seq<T>`) are not supported yet; {INSTEAD}"
+        ));
+    }
+    let rest = src.get(pos..).unwrap_or("");
+    let before = src.get(..pos)?.trim_end();
+    let dots = rest.starts_with("..")
+        || (rest.starts_with('.') && before.ends_with('.'))
+        || (found == "`]`" && before.ends_with(".."));
+    if dots {
+        return Some(format!(
+            "array slices (`a[i..j]`) are not supported yet; {INSTEAD}"
+        ));
+    }
+    if found == "`[`" {
+        return Some(format!(
+            "sequence literals (`[1, 2]`) are not supported yet; {INSTEAD}"
+        ));
+    }
     None
 }
 
@@ -149,6 +177,34 @@ mod tests {
         let (_, message, help) = error(src);
         assert_eq!(message, "expected `;`, found `}`");
         assert_eq!(help, None);
+    }
+
+    #[test]
+    fn sequences_are_not_supported_yet() {
+        for (src, what) in [
+            (
+                "class A { void m() { seq<int> s; } }\n",
+                "sequences (`seq<T>`)",
+            ),
+            ("class A { seq<int> f; }\n", "sequences (`seq<T>`)"),
+            (
+                "class A { void m(int[] a) requires a[0..2] == a[..]; { } }\n",
+                "array slices",
+            ),
+            (
+                "class A { void m(int[] a) requires a[..] == a; { } }\n",
+                "array slices",
+            ),
+            (
+                "class A { void m(int x) requires x == [1]; { } }\n",
+                "sequence literals",
+            ),
+        ] {
+            let (_, _, help) = error(src);
+            let help = help.unwrap_or_default();
+            assert!(help.starts_with(what), "{src}: {help}");
+            assert!(help.contains("not supported yet"), "{src}: {help}");
+        }
     }
 
     #[test]

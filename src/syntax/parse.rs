@@ -171,7 +171,7 @@ impl Builder<'_> {
         Ok(class)
     }
 
-    fn ty(&self, p: &P) -> R<Type> {
+    pub(crate) fn ty(&self, p: &P) -> R<Type> {
         let span = span_of(p);
         let mut parts = p.clone().into_inner();
         let inner = parts.next().ok_or_else(|| internal(span.clone()))?;

@@ -39,6 +39,14 @@ pub fn show(e: &Expr) -> String {
         ExprKind::NewArray { elem, size } => format!("(new[] {:?} {})", elem.kind, show(size)),
         ExprKind::Index { arr, index, .. } => format!("([] {} {})", show(arr), show(index)),
         ExprKind::Length(a) => format!("(length {})", show(a)),
+        ExprKind::Quant(q) => {
+            let vars: Vec<String> = q
+                .vars
+                .iter()
+                .map(|v| format!("{} {}", v.ty.kind, v.name.name))
+                .collect();
+            format!("({} [{}] {})", q.word(), vars.join(", "), show(&q.body))
+        }
     }
 }
 
@@ -186,6 +194,47 @@ fn chained_comparisons() {
     assert_eq!(text_of(src, &e), "a < b < c < d");
     assert_eq!(text_of(src, l), "a < b < c");
     assert_eq!(text_of(src, r), "c < d");
+}
+
+#[test]
+fn quantifiers_extend_right_and_bind_several_variables() {
+    let cases = [
+        (
+            "forall int i :: 0 <= i && i < n ==> a[i] > 0",
+            "(forall [int i] (==> (&& (<= 0 i) (< i n)) (> ([] a i) 0)))",
+        ),
+        (
+            "b && exists int i, bool c :: p(i, c) || c",
+            "(&& b (exists [int i, bool c] (|| (call _ p i c) c)))",
+        ),
+        (
+            "(forall int i :: a[i] == 0) && b",
+            "(&& (forall [int i] (== ([] a i) 0)) b)",
+        ),
+        (
+            "x ==> forall int i :: 0 <= i < n ==> a[i] == 0",
+            "(==> x (forall [int i] (==> (&& (<= 0 i) (< i n)) (== ([] a i) 0))))",
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(show(&parse_expr(src)), want, "{src}");
+    }
+    let e = parse_expr("forall int i :: a[i] == 0 ");
+    assert_eq!(e.span, 25..50);
+    for bad in [
+        "forall i :: a[i]",
+        "forall int i : a[i]",
+        "forall int :: true",
+        "exists int i, :: true",
+    ] {
+        assert!(parse(&wrap_expr(bad)).is_err(), "{bad}");
+    }
+    for word in ["forall", "exists", "seq"] {
+        assert!(
+            parse(&format!("class A {{ int {word}; }}")).is_err(),
+            "{word}"
+        );
+    }
 }
 
 #[test]

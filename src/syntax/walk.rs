@@ -118,6 +118,7 @@ pub fn exprs(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             exprs_in_call(call, f);
             exprs(body, f);
         }
+        ExprKind::Quant(q) => exprs(&q.body, f),
     }
 }
 

@@ -408,6 +408,7 @@ pub fn program(seed: u64) -> Generated {
     array_method(&mut Rng::new(seed ^ 0xA77A_7A77), &mut src);
     join_after_calls(&mut Rng::new(seed ^ 0x701E_C0DE), &mut src);
     loop_returns(&mut Rng::new(seed ^ 0x1009_4E70), &mut src);
+    quantified_method(&mut Rng::new(seed ^ 0x0F0A_11E5), &mut src);
     src.push_str("}\n");
     Generated { source: src }
 }
@@ -581,4 +582,77 @@ fn loop_returns(r: &mut Rng, src: &mut String) {
         src.push_str("    f = f + 1;\n");
     }
     src.push_str("    return 0;\n  }\n\n");
+/// A property of element `i` of `arr` (an `int` expression compared with
+/// `arr[i]`), for quantified invariants and postconditions.
+fn element_fact(r: &mut Rng) -> String {
+    let k = r.int(-1, 2);
+    match r.below(8) {
+        // Pure calls in a body: unfolded for every `i` (with inference).
+        6 => "twice(arr[i]) == arr[i] + arr[i]".to_string(),
+        7 => format!("twice(i) >= i + {k}"),
+        0 => "arr[i] == c".to_string(),
+        1 => "arr[i] >= c".to_string(),
+        2 => format!("arr[i] <= c + {k}"),
+        3 => format!("arr[i] >= {k}"),
+        4 => "arr[i] == i".to_string(),
+        _ => format!("arr[i] <= i + {k}"),
+    }
+}
+
+/// `static void fillq(int[] arr, int c)`: a loop writing every element,
+/// with a quantified invariant over the part written and a quantified
+/// postcondition over all of it (bounded, so the interpreter checks both),
+/// and a client that asserts the postcondition's fact again. The value
+/// written and the facts are drawn independently: some methods verify,
+/// others fail, and the verified ones must run without failing.
+fn quantified_method(r: &mut Rng, src: &mut String) {
+    let fact = element_fact(r);
+    let pre_fact = element_fact(r);
+    let k = r.int(0, 2);
+    let value = match r.below(6) {
+        0 => "c".to_string(),
+        1 => format!("c + {k}"),
+        2 => format!("arr[j] + {k}"),
+        3 => "j".to_string(),
+        4 => format!("c - {k}"),
+        _ => format!("{k}"),
+    };
+    let mut pre = "acc(arr.elems)".to_string();
+    if r.chance(40) {
+        pre.push_str(&format!(
+            " && (forall int i :: 0 <= i && i < arr.length ==> {pre_fact})"
+        ));
+    }
+    let post = if r.chance(25) {
+        format!("arr.length > 0 ==> (exists int i :: 0 <= i && i < arr.length && {fact})")
+    } else {
+        format!("forall int i :: 0 <= i && i < arr.length ==> {fact}")
+    };
+    src.push_str(&format!(
+        "\n  static void fillq(int[] arr, int c)\n    requires {pre};\n    ensures acc(arr.elems) && ({post});\n  {{\n"
+    ));
+    src.push_str("    int j = 0;\n    while (j < arr.length)\n");
+    src.push_str("      invariant acc(arr.elems) && 0 <= j && j <= arr.length;\n");
+    src.push_str(&format!(
+        "      invariant forall int i :: 0 <= i && i < j ==> {fact};\n"
+    ));
+    if pre.contains("forall") && r.chance(60) {
+        src.push_str(&format!(
+            "      invariant forall int i :: j <= i && i < arr.length ==> {pre_fact};\n"
+        ));
+    }
+    src.push_str(&format!(
+        "    {{\n      arr[j] = {value};\n      j = j + 1;\n    }}\n  }}\n"
+    ));
+    let n = r.int(0, 4);
+    let c = r.int(-2, 3);
+    src.push_str(&format!(
+        "\n  static void fillqClient() {{\n    int[] xs = new int[{n}];\n    fillq(xs, {c});\n"
+    ));
+    let check = element_fact(r)
+        .replace("arr[", "xs[")
+        .replace(" c", &format!(" {c}"));
+    src.push_str(&format!(
+        "    assert forall int i :: 0 <= i && i < xs.length ==> {check};\n  }}\n"
+    ));
 }

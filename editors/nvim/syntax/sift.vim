@@ -10,13 +10,13 @@ syntax case match
 
 syntax keyword siftStructure     class predicate
 syntax keyword siftStorageClass  static pure
-syntax keyword siftType          int bool void Object
+syntax keyword siftType          int bool void Object seq
 syntax keyword siftConditional   if else
 syntax keyword siftRepeat        while for
 syntax keyword siftStatement     return new
 syntax keyword siftContract      requires ensures invariant decreases
 syntax keyword siftGhost         assert assume open close use join
-syntax keyword siftAssertion     acc old untouched opening using in
+syntax keyword siftAssertion     acc old untouched opening using in forall exists
 syntax keyword siftConstant      null true false
 syntax keyword siftSpecial       this result
 
