@@ -582,6 +582,8 @@ fn loop_returns(r: &mut Rng, src: &mut String) {
         src.push_str("    f = f + 1;\n");
     }
     src.push_str("    return 0;\n  }\n\n");
+}
+
 /// A property of element `i` of `arr` (an `int` expression compared with
 /// `arr[i]`), for quantified invariants and postconditions.
 fn element_fact(r: &mut Rng) -> String {
