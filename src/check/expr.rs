@@ -50,13 +50,15 @@ impl Checker {
             }
             ExprKind::Call(call) => self.call(call, Site::Expr(pos)),
             ExprKind::New { class, args } => {
-                let d = new_in_expression(
+                if let Some(d) = new_in_expression(
                     &class.name,
                     &format!("new {}(...)", class.name),
                     self.ctx.clause,
+                    self.step_ban,
                     span.clone(),
-                );
-                self.report(d);
+                ) {
+                    self.report(d);
+                }
                 let class = class.clone();
                 self.new_object(&class, args, span)
             }
@@ -121,7 +123,8 @@ impl Checker {
                 c.call(call, Site::Using);
                 c.expr(body, Pos::Value)
             }),
-            ExprKind::PostStep(op, target) => self.post_step(*op, target, span),
+            ExprKind::PostStep(op, target) => self.step_expr(*op, false, target, span),
+            ExprKind::PreStep(op, target) => self.step_expr(*op, true, target, span),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
                 self.acc_arg(a);

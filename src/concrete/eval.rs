@@ -104,7 +104,8 @@ impl Machine<'_> {
             | ExprKind::Acc(_)
             | ExprKind::Untouched(_)
             // Lowered before any run (`crate::lower`).
-            | ExprKind::PostStep(..) => Err(Stop::Internal(format!(
+            | ExprKind::PostStep(..)
+            | ExprKind::PreStep(..) => Err(Stop::Internal(format!(
                 "unexpected form in an expression: `{}`",
                 self.text(&e.span)
             ))),

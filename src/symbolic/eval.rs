@@ -54,13 +54,14 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         ExprKind::Old(a) => eval_old(ctx, s, a, k),
         ExprKind::Opening(call, body) => eval_opening(ctx, s, call, body, e.span.clone(), k),
         ExprKind::Using(call, body) => eval_using(ctx, s, call, body, k),
-        // `PostStep` is lowered before verification (`crate::lower`).
+        // `PostStep` and `PreStep` are lowered before verification (`crate::lower`).
         ExprKind::Name(_)
         | ExprKind::New { .. }
         | ExprKind::NewArray { .. }
         | ExprKind::Acc(_)
         | ExprKind::Untouched(_)
-        | ExprKind::PostStep(..) => {
+        | ExprKind::PostStep(..)
+        | ExprKind::PreStep(..) => {
             ctx.internal(&s, e.span.clone(), "unexpected form in an expression")
         }
     }

@@ -168,7 +168,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         // Figure 8, row 10: use.
         StmtKind::Use(e) => with_call(ctx, s, e, &|ctx, s, call| unfold_pure(ctx, s, call, &done)),
         StmtKind::Join(a) => exec_join(ctx, s, a, st.span.clone(), k),
-        StmtKind::Update { .. } | StmtKind::For(_) => {
+        StmtKind::Update { .. } | StmtKind::For(_) | StmtKind::Chain { .. } => {
             ctx.internal(&s, st.span.clone(), "a statement left to lowering")
         }
     }
