@@ -64,6 +64,11 @@ enum Command {
         /// the program must contain them all.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code: an operation that might leave
+        /// [-2147483648, 2147483647] is an `overflow` error (inputs are
+        /// assumed in range; contracts keep mathematical integers).
+        #[arg(long)]
+        overflow: bool,
         /// Reuse results kept in DIR and keep new ones there: a member is
         /// verified again only if its text, a declaration, contract,
         /// predicate or pure method, an option or Sift itself changed. A
@@ -100,6 +105,10 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code: an operation whose result leaves
+        /// [-2147483648, 2147483647] stops the run with `overflow`.
+        #[arg(long)]
+        overflow: bool,
     },
     /// Test every path of a method (King's EFFIGY): explore the paths
     /// symbolically with loops unrolled, build concrete inputs from a model
@@ -189,10 +198,12 @@ fn main() -> ExitCode {
             trace,
             jobs,
             no_infer,
+            overflow,
             cache,
             partition,
         } => {
             let opts = Options {
+                overflow,
                 timeout_ms,
                 rlimit,
                 jobs,
@@ -230,6 +241,7 @@ fn main() -> ExitCode {
             args,
             budget,
             no_infer,
+            overflow,
         } => match read_program(&file) {
             Ok((shown, src)) => ExitCode::from(sift::concrete::cli::run_command(
                 &shown,
@@ -238,6 +250,7 @@ fn main() -> ExitCode {
                 &args,
                 budget.limits(),
                 !no_infer,
+                overflow,
             )),
             Err(code) => code,
         },

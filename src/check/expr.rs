@@ -125,6 +125,8 @@ impl Checker {
             }),
             ExprKind::PostStep(op, target) => self.step_expr(*op, false, target, span),
             ExprKind::PreStep(op, target) => self.step_expr(*op, true, target, span),
+            // Made by the lowering, after checking.
+            ExprKind::Int32(a) => self.expr(a, pos),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
                 self.acc_arg(a);

@@ -255,7 +255,7 @@ pub fn test_command(
     json_out: bool,
     opts: TestOptions,
 ) -> u8 {
-    let prog = match super::cli::load(path, source) {
+    let prog = match super::cli::load(path, source, false) {
         Ok(p) => Arc::new(p),
         Err(code) => return code,
     };

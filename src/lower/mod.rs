@@ -32,6 +32,7 @@
 
 mod chain;
 mod footprint;
+mod overflow;
 mod place;
 
 use crate::syntax::ast::*;
@@ -39,13 +40,18 @@ use footprint::{Footprint, has_step, reads, writes};
 use place::Place;
 
 /// Lowers every method and constructor body of a checked program; `src` is
-/// the program's text (for the names of temporaries).
-pub fn program(p: &mut Program, src: &str) {
+/// the program's text (for the names of temporaries). With `overflow`
+/// (`--overflow`), the operations of code are then marked to be checked
+/// against Java's `int` range ([`overflow`]).
+pub fn program(p: &mut Program, src: &str, overflow: bool) {
     for class in &mut p.classes {
         for m in &mut class.methods {
             let mut l = Lowerer { src, next: 0 };
             l.body(&mut m.body);
         }
+    }
+    if overflow {
+        overflow::program(p);
     }
 }
 
@@ -273,7 +279,8 @@ impl Lowerer<'_> {
             // `x++` is `x = x + 1`; the `1` stands at the operator.
             None => Expr::new(ExprKind::Int("1".into()), end.saturating_sub(2)..end),
         };
-        let at = read.span.start..value.span.end.max(end);
+        // From the statement's start: `--x;` is blamed as a whole.
+        let at = span.start.min(read.span.start)..value.span.end.max(end);
         let new = Expr::new(ExprKind::Binary(op, Box::new(read), Box::new(value)), at);
         out.push(Stmt {
             kind: place.write(new),

@@ -6,7 +6,7 @@ fn lowered(src: &str) -> Vec<String> {
     let mut p = crate::syntax::parse(src).expect("parses");
     let errors = crate::check::check(&mut p);
     assert!(errors.is_empty(), "{errors:?}");
-    program(&mut p, src);
+    program(&mut p, src, false);
     let mut out = Vec::new();
     block(&p.classes[0].methods[0].body, "", &mut out);
     out

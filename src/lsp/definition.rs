@@ -366,7 +366,8 @@ impl<'a> Walker<'a> {
             | ExprKind::Acc(a)
             | ExprKind::Untouched(a)
             | ExprKind::PostStep(_, a)
-            | ExprKind::PreStep(_, a) => self.expr(a),
+            | ExprKind::PreStep(_, a)
+            | ExprKind::Int32(a) => self.expr(a),
             ExprKind::Binary(_, a, b) => self.expr(a).or_else(|| self.expr(b)),
             ExprKind::Cond(c, a, b) => self
                 .expr(c)

@@ -531,6 +531,11 @@ pub enum ExprKind {
     /// `++x` / `--x` inside a statement's expression: the update, then the
     /// new value. Lowered like `PostStep`.
     PreStep(StepOp, Box<Expr>),
+    /// The value of an operation in code under `--overflow` (an arithmetic
+    /// operator, unary minus, a pure call returning `int`): it must lie in
+    /// Java's `int` range, else an `overflow` error at it. Never in the
+    /// source: the lowering wraps code's operations (`crate::lower`).
+    Int32(Box<Expr>),
 }
 
 #[derive(Clone, Debug)]

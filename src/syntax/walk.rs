@@ -113,7 +113,8 @@ pub fn exprs(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | ExprKind::Acc(a)
         | ExprKind::Untouched(a)
         | ExprKind::PostStep(_, a)
-        | ExprKind::PreStep(_, a) => exprs(a, f),
+        | ExprKind::PreStep(_, a)
+        | ExprKind::Int32(a) => exprs(a, f),
         ExprKind::Binary(_, a, b) => {
             exprs(a, f);
             exprs(b, f);

@@ -23,6 +23,7 @@ function clientOptions() {
     initializationOptions: {
       timeoutMs: config.get('timeoutMs'),
       debounceMs: config.get('debounceMs'),
+      overflow: config.get('overflow'),
     },
   };
 }
@@ -66,7 +67,8 @@ async function activate(context) {
       if (
         e.affectsConfiguration('sift.path') ||
         e.affectsConfiguration('sift.timeoutMs') ||
-        e.affectsConfiguration('sift.debounceMs')
+        e.affectsConfiguration('sift.debounceMs') ||
+        e.affectsConfiguration('sift.overflow')
       ) {
         restart();
       }
