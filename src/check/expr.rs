@@ -280,6 +280,15 @@ impl Checker {
     }
 
     pub(super) fn unknown_value(&mut self, id: &Ident) {
+        // `System.out.println(...)`, `System.exit(...)`.
+        if id.name == "System" {
+            let d = error(id.span.clone(), "`System` is not Sift")
+                .with_label("Java's standard library")
+                .with_help(
+                    "Sift programs have no input or output: state what a value must be with `assert`, or run the method with `sift run` to see its result",
+                );
+            return self.report(d);
+        }
         let mut d = error(
             id.span.clone(),
             format!("cannot find value `{}` in this scope", id.name),

@@ -173,6 +173,15 @@ pub fn new_in_expression(
 
 /// `old(e)` outside a postcondition.
 pub fn misplaced_old(clause: Clause, span: Span) -> Option<Diagnostic> {
+    if clause == Clause::Invariant {
+        return Some(
+            error(span, "`old` is not allowed in a loop invariant")
+                .with_label("`old` means the method's entry, only in `ensures`")
+                .with_help(
+                    "keep the value in a local before the loop (`int x0 = x;`) and name it in the invariant, or keep locations unchanged with `untouched(...)`",
+                ),
+        );
+    }
     (clause != Clause::Ensures).then(|| {
         error(span, "`old` is only allowed in postconditions")
             .with_label(format!("`old` {}", clause.place()))

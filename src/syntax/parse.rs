@@ -293,6 +293,19 @@ impl Builder<'_> {
             Some(_) => None,
             None => Some(self.ty(&k.expect(Rule::ty)?)?),
         };
+        // `public A() { }`: a constructor with a modifier parses as a
+        // method whose result type is the modifier.
+        if let Some(Type {
+            kind: TypeKind::Class(word),
+            span,
+        }) = &ret
+            && crate::syntax::habits::is_modifier(word)
+        {
+            return Err(Box::new(crate::syntax::habits::modifier_error(
+                word,
+                span.clone(),
+            )));
+        }
         let name = ident(&k.expect(Rule::ident)?);
         let params = self.param_list(&mut k)?;
         let (requires, ensures, body) = self.contract_and_body(&mut k)?;
