@@ -137,6 +137,9 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code, as for verify.
+        #[arg(long)]
+        overflow: bool,
     },
     /// Run the language server on stdin/stdout.
     Lsp,
@@ -157,6 +160,9 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code, as for verify.
+        #[arg(long)]
+        overflow: bool,
     },
 }
 
@@ -229,10 +235,16 @@ fn main() -> ExitCode {
             method,
             timeout_ms,
             no_infer,
+            overflow,
         } => match read_program(&file) {
-            Ok((shown, src)) => {
-                sift::debug::run(&shown, &src, method.as_deref(), timeout_ms, !no_infer)
-            }
+            Ok((shown, src)) => sift::debug::run(
+                &shown,
+                &src,
+                method.as_deref(),
+                timeout_ms,
+                !no_infer,
+                overflow,
+            ),
             Err(code) => code,
         },
         Command::Run {
@@ -262,12 +274,14 @@ fn main() -> ExitCode {
             budget,
             timeout_ms,
             no_infer,
+            overflow,
         } => {
             let opts = sift::concrete::testing::TestOptions {
                 unroll,
                 limits: budget.limits(),
                 infer: !no_infer,
                 timeout_ms,
+                overflow,
             };
             match read_program(&file) {
                 Ok((shown, src)) => ExitCode::from(sift::concrete::testing::test_command(

@@ -467,4 +467,12 @@ fn overflow_is_checked_by_verify_and_by_run() {
         "-2147483647",
     ]);
     assert_eq!(run.status.code(), Some(0));
+    // `sift test` finds the input that overflows.
+    let test = sift(&["test", "--overflow", path]);
+    assert_eq!(test.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&test.stdout).into_owned();
+    assert!(
+        out.contains("inputs: x = -2147483648 -> overflow at line 3"),
+        "{out}"
+    );
 }
