@@ -1,5 +1,5 @@
 //! Computes `SIFT_ENGINE_ID`, a hash of Sift's own source, the prelude and
-//! the locked dependency versions. The result cache (`src/cache.rs`) keys
+//! the locked dependency versions. The result cache (`src/cache/`) keys
 //! every entry with it, so that results of one build are never reused by
 //! a build whose verifier could answer differently, even when nobody
 //! remembered to bump a version number.

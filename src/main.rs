@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sift::cache::Cache;
+use sift::cache::{Cache, CacheKey};
 use sift::input;
 use sift::partition::Partition;
 use sift::progress::Bar;
@@ -76,6 +76,14 @@ enum Command {
         /// is a warning. Not used with --smt-log.
         #[arg(long, value_name = "DIR")]
         cache: Option<PathBuf>,
+        /// Authenticate the --cache entries with the secret key in FILE
+        /// (HMAC-SHA256): entries are written with a code only the key's
+        /// holders can make, and an entry without a valid one is ignored.
+        /// For a cache shared by CI runs of different branches or users;
+        /// keep FILE secret. Default: the file named by the environment
+        /// variable SIFT_CACHE_KEY_FILE, if set.
+        #[arg(long, value_name = "FILE", requires = "cache")]
+        cache_key: Option<PathBuf>,
         /// Verify only share K of N (1 <= K <= N): members are assigned by a
         /// hash of the file path as given and the member's name, so N jobs
         /// with the same files verify every member exactly once. Members of
@@ -206,8 +214,16 @@ fn main() -> ExitCode {
             no_infer,
             overflow,
             cache,
+            cache_key,
             partition,
         } => {
+            let cache = match cache.map(|dir| open_cache(dir, cache_key)).transpose() {
+                Ok(c) => c,
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return ExitCode::from(2);
+                }
+            };
             let opts = Options {
                 overflow,
                 timeout_ms,
@@ -225,7 +241,7 @@ fn main() -> ExitCode {
                 as_json,
                 trace,
                 smt_log: smt_log.as_deref(),
-                cache: cache.map(Cache::in_dir),
+                cache,
                 partition,
             };
             verify(&files, &opts, run)
@@ -302,6 +318,24 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// The variable naming the key file when `--cache-key` is not given.
+const CACHE_KEY_VAR: &str = "SIFT_CACHE_KEY_FILE";
+
+/// The cache in `dir`, keyed by `--cache-key FILE` or else by the file the
+/// environment names (an empty variable is unset); the error says which
+/// key file cannot be used and why.
+fn open_cache(dir: PathBuf, key_file: Option<PathBuf>) -> Result<Cache, String> {
+    let (file, from) = match key_file {
+        Some(f) => (f, "--cache-key".to_string()),
+        None => match std::env::var_os(CACHE_KEY_VAR).filter(|v| !v.is_empty()) {
+            Some(f) => (PathBuf::from(f), CACHE_KEY_VAR.to_string()),
+            None => return Ok(Cache::in_dir(dir)),
+        },
+    };
+    let key = CacheKey::read(&file).map_err(|msg| format!("{from}: {msg}"))?;
+    Ok(Cache::in_dir(dir).keyed(key))
 }
 
 /// `--timeout SECONDS` in milliseconds: a positive number of seconds.

@@ -218,6 +218,7 @@ fn plain_error(diag: Diagnostic) -> ErrorReport {
         trace: Vec::new(),
         counterexample: Vec::new(),
         replay: None,
+        inputs: None,
     }
 }
 
@@ -366,13 +367,25 @@ fn verify_members(
                 .is_none_or(|p| p.contains(path, &all[i].name))
         })
         .collect();
-    let mut reports: Vec<Option<MemberReport>> = chosen
-        .iter()
-        .map(|&i| match (hooks.cache.as_deref_mut(), &layout) {
-            (Some(cache), Some(layout)) => cache.get(path, layout, &all[i], i),
-            _ => None,
-        })
-        .collect();
+    // A cached error's replay runs again, on a big stack like a fresh
+    // one's (the concrete interpreter recurses once per nested call). Should
+    // it panic, the member is verified afresh, as if it were not cached.
+    let mut reports: Vec<Option<MemberReport>> = match (hooks.cache.as_deref_mut(), &layout) {
+        (Some(cache), Some(layout)) => with_big_stack(|| {
+            chosen
+                .iter()
+                .map(|&i| {
+                    let m = &all[i];
+                    let replay = |e: &ErrorReport| replay_error(&info, source, m, e, opts.infer);
+                    std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        cache.get(path, layout, m, i, &replay)
+                    }))
+                    .unwrap_or(None)
+                })
+                .collect()
+        }),
+        _ => vec![None; chosen.len()],
+    };
     let todo: Vec<usize> = (0..chosen.len())
         .filter(|&j| reports[j].is_none())
         .collect();
@@ -532,6 +545,33 @@ fn merge_tasks(mut tasks: Vec<TaskOutput>) -> Option<MemberReport> {
     Some(report)
 }
 
+/// Runs the member of error `e` concretely on the inputs of its model.
+/// Also called for a cached error (the cache keeps the inputs, never the
+/// outcome): the run executes the callees' bodies, which the member's
+/// cache key does not cover.
+fn replay_error(
+    info: &ProgramInfo,
+    source: &str,
+    m: &Member,
+    e: &ErrorReport,
+    infer: bool,
+) -> crate::record::Replay {
+    match m.kind {
+        MemberKind::Method | MemberKind::Constructor => crate::concrete::replay::replay(
+            info,
+            source,
+            &m.class,
+            &m.member,
+            (e.diag.kind, &e.diag.span),
+            e.inputs.as_ref(),
+            infer,
+        ),
+        MemberKind::Pure | MemberKind::Predicate => {
+            crate::concrete::replay::not_run("only methods and constructors are run")
+        }
+    }
+}
+
 /// Why a member stopped by `Hooks::cancel` is not verified.
 const CANCELLED: &str = "the verification was cancelled";
 
@@ -563,6 +603,7 @@ fn internal_error(m: &Member, why: &str) -> ErrorReport {
         trace: Vec::new(),
         counterexample: Vec::new(),
         replay: None,
+        inputs: None,
     }
 }
 
@@ -614,8 +655,6 @@ fn verify_member(
                 }
             }
         }));
-        // Pure methods and predicates are not run (`not-run`).
-        let replayed = matches!(m.kind, MemberKind::Method | MemberKind::Constructor);
         let entry = ctx.entry.clone();
         let naming = recorded::Naming {
             prog: info,
@@ -626,21 +665,8 @@ fn verify_member(
             .failures
             .drain(..)
             .map(|f| {
-                let (mut e, inputs) =
-                    recorded::error_report(&m.name, f, &opts.limit_names, &naming);
-                e.replay = Some(if !replayed {
-                    crate::concrete::replay::not_run("only methods and constructors are run")
-                } else {
-                    crate::concrete::replay::replay(
-                        info,
-                        source,
-                        &m.class,
-                        &m.member,
-                        (e.diag.kind, &e.diag.span),
-                        inputs.as_ref(),
-                        opts.infer,
-                    )
-                });
+                let mut e = recorded::error_report(&m.name, f, &opts.limit_names, &naming);
+                e.replay = Some(replay_error(info, source, m, &e, opts.infer));
                 e
             })
             .collect();

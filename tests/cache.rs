@@ -6,6 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "differential/generator.rs"]
+#[allow(dead_code)]
+mod generator;
+
 use serde_json::Value;
 use sift::cache::Cache;
 use sift::verify::{FileReport, Hooks, Options, verify_source, verify_source_with};
@@ -323,7 +327,7 @@ fn damaged_cache_files_are_ignored_and_rewritten() {
         ("foreign JSON", b"{\"entries\": []}\n".to_vec()),
         (
             "a forged checksum",
-            format!("sift-cache 2 {}\n{{}}", "0".repeat(64)).into_bytes(),
+            format!("sift-cache 3 {}\n{{}}", "0".repeat(64)).into_bytes(),
         ),
     ];
     for (what, bytes) in damaged {
@@ -599,4 +603,331 @@ fn every_test_program_moves_correctly() {
         }
     }
     assert!(moved > 100, "only {moved} members were reused");
+}
+
+/// `m`'s assertion fails whatever `c` returns (its contract says nothing),
+/// so the verification of `m` does not depend on `c`'s body; the concrete
+/// replay of the error runs that body: with `return x;` the assertion
+/// holds ("not reproduced"), with `return x + 1;` it fails ("confirmed").
+const CALLER: &str = "class A {
+  static int c(int x) { return x; }
+  static void m(int x) { int y = c(x); assert y == x; }
+}
+";
+
+/// The replay status of every error of the first file.
+fn replay_statuses(doc: &Value) -> Vec<String> {
+    doc["files"][0]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            e["replay"]["status"]
+                .as_str()
+                .expect("a status")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_cached_error_is_replayed_on_the_callees_of_now() {
+    let dir = temp_dir("replay");
+    let file = dir.join("p.sift");
+    let other = dir.join("q.sift");
+    let cache = dir.join("cache");
+    let (f, q, c) = (
+        file.to_str().unwrap(),
+        other.to_str().unwrap(),
+        cache.to_str().unwrap(),
+    );
+    std::fs::write(&file, CALLER).unwrap();
+    std::fs::write(&other, PROGRAM).unwrap();
+    let (code, before) = run_json(&["verify", "--json", "--cache", c, f, q]);
+    assert_eq!(code, Some(1));
+    assert_eq!(replay_statuses(&before), ["not-reproduced"]);
+
+    // Only the callee's body changes: `m`'s key, and so its cached
+    // verification, stay; its replay does not.
+    let edited = CALLER.replacen("return x;", "return x + 1;", 1);
+    std::fs::write(&file, &edited).unwrap();
+    let (code, after) = run_json(&["verify", "--json", "--cache", c, f, q]);
+    let (fresh_code, fresh) = run_json(&["verify", "--json", f, q]);
+    assert_eq!(code, fresh_code);
+    assert_eq!(replay_statuses(&fresh), ["confirmed"]);
+    assert_eq!(replay_statuses(&after), ["confirmed"]);
+    assert_eq!(result_text(&after), result_text(&fresh));
+    assert_eq!(
+        cached_flags(&after),
+        [("A.c".to_string(), false), ("A.m".to_string(), true)]
+    );
+    // The unchanged file is reused whole.
+    let flags = after["files"][1]["methods"].as_array().unwrap();
+    assert_eq!(flags.len(), 9);
+    assert!(flags.iter().all(|m| m["cached"] == true), "{flags:?}");
+
+    // The text report too (the summary aside, which says what was reused).
+    let text_cached = sift(&["verify", "--cache", c, f]);
+    let text_fresh = sift(&["verify", f]);
+    assert_eq!(
+        String::from_utf8_lossy(&text_cached.stderr),
+        String::from_utf8_lossy(&text_fresh.stderr)
+    );
+    assert!(String::from_utf8_lossy(&text_cached.stderr).contains("confirmed: a concrete run"));
+    assert!(String::from_utf8_lossy(&text_cached.stdout).contains("2 unchanged, from the cache"));
+}
+
+/// A key file in `dir` with `text`; its path.
+fn key_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// What an attacker without the key can do to a cache file: remove every
+/// error from every entry and make the header's hash match again (the
+/// entries' MACs cannot be recomputed, so they are left as they were).
+fn forge(file: &Path) {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(file).unwrap();
+    let newline = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = std::str::from_utf8(&bytes[..newline]).unwrap();
+    let mut body: Value = serde_json::from_slice(&bytes[newline + 1..]).unwrap();
+    let mut removed = 0;
+    for e in body["entries"].as_array_mut().unwrap() {
+        let errors = e["result"]["errors"].as_array_mut().unwrap();
+        removed += errors.len();
+        errors.clear();
+    }
+    assert!(removed > 0, "there were errors to remove");
+    let body = serde_json::to_vec(&body).unwrap();
+    let words: Vec<&str> = header.split(' ').collect();
+    let digest: String = Sha256::digest(&body)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut forged = format!("{} {} {digest}\n", words[0], words[1]).into_bytes();
+    forged.extend_from_slice(&body);
+    std::fs::write(file, forged).unwrap();
+}
+
+#[test]
+fn a_forged_entry_is_ignored_under_a_key() {
+    let dir = temp_dir("forged");
+    let file = dir.join("p.sift");
+    let cache = dir.join("cache");
+    let (f, c) = (file.to_str().unwrap(), cache.to_str().unwrap());
+    std::fs::write(&file, PROGRAM).unwrap();
+    let key = key_file(&dir, "key", "7d1f0c2a9b3e4f5a6b7c8d9e0f1a2b3c\n");
+    let (fresh_code, fresh) = run_json(&["verify", "--json", f]);
+    assert_eq!(fresh_code, Some(1));
+
+    // A keyed cache is used while its entries are intact.
+    let (_, first) = run_json(&["verify", "--json", "--cache", c, "--cache-key", &key, f]);
+    assert!(all_cached(&first, false));
+    let (code, hit) = run_json(&["verify", "--json", "--cache", c, "--cache-key", &key, f]);
+    assert_eq!(code, fresh_code);
+    assert!(all_cached(&hit, true), "{:?}", cached_flags(&hit));
+    assert_eq!(result_text(&hit), result_text(&fresh));
+
+    let files = cache_files(&cache);
+    assert_eq!(files.len(), 1);
+    forge(&files[0]);
+    let forged = std::fs::read(&files[0]).unwrap();
+    // The forgery is a real one: without a key (as before keys) the
+    // failing program is taken for verified.
+    let (code, fooled) = run_json(&["verify", "--json", "--cache", c, f]);
+    assert_eq!(code, Some(0), "{fooled:#}");
+    assert!(all_cached(&fooled, true));
+
+    // With the key, every forged entry is ignored, verified again and
+    // rewritten; the program fails as it should.
+    std::fs::write(&files[0], &forged).unwrap();
+    let o = sift(&["verify", "--json", "--cache", c, "--cache-key", &key, f]);
+    assert_eq!(o.status.code(), fresh_code);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(all_cached(&doc, false), "{:?}", cached_flags(&doc));
+    assert_eq!(result_text(&doc), result_text(&fresh));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning: ignored 9 entries of the cache file")
+            && err.contains("not authenticated by the cache key"),
+        "{err}"
+    );
+    let (_, next) = run_json(&["verify", "--json", "--cache", c, "--cache-key", &key, f]);
+    assert!(all_cached(&next, true));
+    assert_eq!(result_text(&next), result_text(&fresh));
+
+    // The key may come from the environment, to the same effect.
+    std::fs::write(&files[0], &forged).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .args(["verify", "--json", "--cache", c, f])
+        .env("SIFT_CACHE_KEY_FILE", &key)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), fresh_code);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(all_cached(&doc, false));
+    assert_eq!(result_text(&doc), result_text(&fresh));
+    let o = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .args(["verify", "--json", "--cache", c, f])
+        .env("SIFT_CACHE_KEY_FILE", &key)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(all_cached(&doc, true));
+}
+
+#[test]
+fn entries_without_a_mac_or_under_another_key_are_not_trusted() {
+    let dir = temp_dir("untrusted");
+    let file = dir.join("p.sift");
+    let cache = dir.join("cache");
+    let (f, c) = (file.to_str().unwrap(), cache.to_str().unwrap());
+    std::fs::write(&file, PROGRAM).unwrap();
+    let key = key_file(&dir, "key", "first secret");
+    let wrong = key_file(&dir, "wrong", "second secret");
+    let (_, fresh) = run_json(&["verify", "--json", f]);
+
+    // Written without a key: read with one, nothing is trusted.
+    run_json(&["verify", "--json", "--cache", c, f]);
+    let (code, doc) = run_json(&["verify", "--json", "--cache", c, "--cache-key", &key, f]);
+    assert_eq!(code, Some(1));
+    assert!(all_cached(&doc, false), "{:?}", cached_flags(&doc));
+    assert_eq!(result_text(&doc), result_text(&fresh));
+
+    // Written under `key` (just now): under another, nothing is trusted.
+    let o = sift(&["verify", "--json", "--cache", c, "--cache-key", &wrong, f]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(all_cached(&doc, false), "{:?}", cached_flags(&doc));
+    assert_eq!(result_text(&doc), result_text(&fresh));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning: ignored 9 entries"));
+    // And rewritten under it.
+    let (_, doc) = run_json(&["verify", "--json", "--cache", c, "--cache-key", &wrong, f]);
+    assert!(all_cached(&doc, true));
+}
+
+#[test]
+fn a_key_file_that_cannot_be_used_is_a_usage_error() {
+    let dir = temp_dir("badkey");
+    let file = dir.join("p.sift");
+    let cache = dir.join("cache");
+    let (f, c) = (file.to_str().unwrap(), cache.to_str().unwrap());
+    std::fs::write(&file, "class A { static void m() { assert 1 < 2; } }\n").unwrap();
+    let empty = key_file(&dir, "empty", "");
+    let blank = key_file(&dir, "blank", " \n\n");
+    let missing = dir.join("missing");
+    let missing = missing.to_str().unwrap();
+    let cases = [
+        (empty.as_str(), "error: --cache-key: the key file"),
+        (blank.as_str(), "is empty"),
+        (missing, "error: --cache-key: cannot read the key file"),
+        (
+            dir.to_str().unwrap(),
+            "it is a directory, not a regular file",
+        ),
+    ];
+    for (key, says) in cases {
+        let o = sift(&["verify", "--cache", c, "--cache-key", key, f]);
+        assert_eq!(o.status.code(), Some(2), "{key}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(says), "{key}");
+        assert!(o.stdout.is_empty(), "nothing ran");
+        // The same from the environment.
+        let o = Command::new(env!("CARGO_BIN_EXE_sift"))
+            .args(["verify", "--cache", c, f])
+            .env("SIFT_CACHE_KEY_FILE", key)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{key}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("error: SIFT_CACHE_KEY_FILE: "), "{err}");
+    }
+    assert!(!cache.exists(), "nothing was written");
+    // A key needs a cache; the variable alone is not looked at.
+    let o = sift(&["verify", "--cache-key", &empty, f]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(env!("CARGO_BIN_EXE_sift"))
+        .args(["verify", f])
+        .env("SIFT_CACHE_KEY_FILE", missing)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// A generated program with a caller `cc` of its first static method
+/// `s<i>` whose assertion depends on what that body returns (so its
+/// replay does), and the same program with only that body replaced by
+/// `return a;`; `None` when the program has no static method.
+fn with_callee_edit(src: &str) -> Option<(String, String)> {
+    let head = src.find("  static int s")?;
+    let name = &src[head + "  static int ".len()..head + src[head..].find('(')?];
+    let caller = format!(
+        "  static void cc(int x) requires 1 <= x && x <= 3; {{ int y = {name}(x, x + 1); assert y == x; }}\n}}\n"
+    );
+    let src = format!("{}{caller}", src.strip_suffix("}\n")?);
+    let body = head + src[head..].find("\n  {\n")? + 4;
+    let end = body + src[body..].find("\n  }\n")?;
+    let edited = format!("{}\n    return a;{}", &src[..body], &src[end..]);
+    Some((src, edited))
+}
+
+/// Generated programs (the differential test's): after an edit of only a
+/// callee's body, the cached results of its callers (verification kept,
+/// replays run again on the callee of now) equal a fresh run's.
+#[test]
+fn generated_callee_edits_keep_cached_results_fresh() {
+    let opts = Options {
+        timeout_ms: 5_000,
+        ..Options::default()
+    };
+    let (mut edited_files, mut reused, mut replays_changed) = (0, 0, 0);
+    for seed in 1..=16 {
+        let Some((src, edited)) = with_callee_edit(&generator::program(seed).source) else {
+            continue;
+        };
+        let mut cache = Cache::in_memory();
+        let mut run = |text: &str| {
+            let mut hooks = Hooks {
+                cache: Some(&mut cache),
+                ..Hooks::default()
+            };
+            verify_source_with("gen.sift", text, &opts, &mut hooks)
+        };
+        let first = run(&src);
+        if !first.members.iter().all(|m| m.reusable) {
+            continue;
+        }
+        let cached = run(&edited);
+        same(
+            &cached,
+            &verify_source("gen.sift", &edited, &opts),
+            &format!("seed {seed}"),
+        );
+        // The replays of the members taken from the cache.
+        let status = |r: &FileReport| -> Vec<String> {
+            r.errors
+                .iter()
+                .filter(|e| {
+                    cached
+                        .members
+                        .iter()
+                        .any(|m| m.cached && m.name == e.member)
+                })
+                .map(|e| format!("{:?}", e.replay.as_ref().map(|x| x.status)))
+                .collect()
+        };
+        if status(&first) != status(&cached) {
+            replays_changed += 1;
+        }
+        edited_files += 1;
+        reused += cached.members.iter().filter(|m| m.cached).count();
+    }
+    assert!(edited_files >= 6, "only {edited_files} programs edited");
+    assert!(reused >= 60, "only {reused} members reused");
+    // Where a stored replay would have gone stale.
+    assert!(
+        replays_changed >= 3,
+        "only {replays_changed} replays changed with the edit"
+    );
 }

@@ -384,6 +384,44 @@ fn inferred_steps_are_in_the_trace_and_no_infer_turns_them_off() {
     assert_eq!(kinds, vec![("permission.missing".to_string(), 8)]);
 }
 
+/// A `return` inside a loop body: the trace shows the loop's frame coming
+/// back at the `return`, with the chunk the loop set aside.
+#[test]
+fn the_trace_shows_the_loop_frame_back_at_a_return() {
+    let p = temp_file(
+        "loop_return.sift",
+        b"class O { int f; }\nclass A {\n  static void m(O o, int n) requires acc(o.f); ensures acc(o.f) && o.f == 5; {\n    int i = 0;\n    while (i < n) { if (i == 3) { return; } i = i + 1; }\n    o.f = 5;\n  }\n}\n",
+    );
+    let o = sift(&["verify", "--json", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let e = &v["files"][0]["errors"][0];
+    assert_eq!(
+        (e["kind"].as_str(), e["line"].as_u64()),
+        (Some("postcondition.failed"), Some(3))
+    );
+    let steps: Vec<(u64, &str, String)> = e["trace"]
+        .as_array()
+        .expect("trace")
+        .iter()
+        .map(|s| {
+            (
+                s["line"].as_u64().expect("line"),
+                s["description"].as_str().expect("description"),
+                s["heap"].to_string(),
+            )
+        })
+        .collect();
+    let at = steps
+        .iter()
+        .position(|(_, d, _)| *d == "returning: the frame of the loop (while i < n) is back")
+        .unwrap_or_else(|| panic!("{steps:?}"));
+    assert_eq!(steps[at - 1].1, "return;", "{steps:?}");
+    assert_eq!(steps[at - 1].2, "[]", "{steps:?}");
+    assert_eq!(steps[at].0, 5, "{steps:?}");
+    assert_eq!(steps[at].2, r#"["o.f ↦ old(o.f)"]"#, "{steps:?}");
+}
+
 /// Java's line ends: `\n`, `\r\n` and a lone `\r` each end a line, in the
 /// text report, in JSON (error, end and trace positions) and for `//`
 /// comments; a U+2028 in a comment does not.

@@ -124,6 +124,20 @@ fn loop_invariants_are_checked_after_each_iteration() {
 }
 
 #[test]
+fn a_return_inside_a_loop_body_has_the_frame_back() {
+    returns("L", "early", &[Int(5)], true, "");
+    returns("L", "earlyWrong", &[Int(2)], true, "");
+    fails(
+        "L",
+        "earlyWrong",
+        &[Int(5)],
+        true,
+        Kind::PostconditionFailed,
+        69,
+    );
+}
+
+#[test]
 fn predicates_own_their_footprint() {
     // Two lists sharing a tail: the second close opens the first list to
     // take `a.list()` (inference), as the verifier does, so only the

@@ -274,6 +274,10 @@ fn the_generator_is_deterministic_and_varied() {
         "/= ",
         "++ * 2",
         "++ : ",
+        "r = pos(n)",
+        "join r >= ",
+        "{ return ",
+        "while (j < i)",
     ] {
         assert!(all.contains(construct), "no `{construct}` generated");
     }

@@ -72,6 +72,14 @@ const CASES: &[Case] = &[
         "make `result > x` hold on this path before returning, or weaken the `ensures`",
     ),
     (
+        "a postcondition's permission at a return inside a loop (the frame is back there)",
+        &[],
+        "class O { int f; }\nclass A {\n  static void m(O o, int n) ensures acc(o.f); {\n    int i = 0;\n    while (i < n) { if (i == 3) { return; } i = i + 1; }\n  }\n}\n",
+        "postcondition.failed",
+        3,
+        "add `requires acc(o.f);` to the method (or get it from a callee's `ensures`)",
+    ),
+    (
         "an instance left open",
         &["--no-infer"],
         "class Cell {\n  int x;\n  predicate valid() { return acc(x); }\n  void m() requires valid(); ensures valid(); {\n    open valid();\n    x = 1;\n  }\n}\n",

@@ -380,9 +380,8 @@ impl Machine<'_> {
 
     /// A loop: the invariant is consumed on entry (the rest is the frame,
     /// kept aside), the body runs with the invariant's footprint and must
-    /// give it back at the end of every iteration; on exit the frame
-    /// returns. A `return` inside the body leaves the frame behind, as the
-    /// verifier's path from the loop body to the postcondition does.
+    /// give it back at the end of every iteration; on exit, and at a
+    /// `return` inside the body, the frame comes back.
     fn exec_while(
         &mut self,
         cond: &Expr,
@@ -409,6 +408,7 @@ impl Machine<'_> {
                 break;
             }
             if let Flow::Return(v) = self.exec_block(&body.stmts, frame, old)? {
+                frame.perms.add(outside);
                 return Ok(Flow::Return(v));
             }
             let read = frame.perms.clone();

@@ -18,16 +18,6 @@ impl ReplayStatus {
             ReplayStatus::NotRun => "not-run",
         }
     }
-
-    pub fn parse(s: &str) -> Option<ReplayStatus> {
-        [
-            ReplayStatus::Confirmed,
-            ReplayStatus::NotReproduced,
-            ReplayStatus::NotRun,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
-    }
 }
 
 impl Replay {

@@ -159,7 +159,10 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
                 _ => Point::After(s.span.end),
             })
         }
-        StepKind::Statement { .. } | StepKind::Join { .. } | StepKind::Inferred(_) => {
+        StepKind::Statement { .. }
+        | StepKind::Join { .. }
+        | StepKind::Inferred(_)
+        | StepKind::LoopFrame { .. } => {
             match stmt_at(&|s| s.span == *span) {
                 Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
                 Some(s) => Ok(Point::After(s.span.end)),

@@ -7,6 +7,8 @@ pub mod hint;
 pub mod step;
 pub mod words;
 
+use serde::{Deserialize, Serialize};
+
 use crate::diag::{Diagnostic, Span};
 
 pub use failure::{ChunkName, ChunkView, Reason};
@@ -65,6 +67,20 @@ pub struct ErrorReport {
     /// The failing method run concretely on the inputs of a model of the
     /// failing path (verification errors of methods and constructors).
     pub replay: Option<Replay>,
+    /// Those inputs. The replay runs the callees' bodies, which a cached
+    /// result's key does not cover, so the cache keeps the inputs and runs
+    /// the replay again rather than keeping its outcome.
+    pub inputs: Option<ModelInputs>,
+}
+
+/// The inputs of a method in a model: the values of `this` and the
+/// parameters on entry, and of the fields the precondition gave access to
+/// (`object#k`, qualified field, value), as `Solver::model_values` prints
+/// them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelInputs {
+    pub entry: Vec<(String, String)>,
+    pub fields: Vec<(String, String, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

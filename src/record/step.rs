@@ -29,6 +29,9 @@ pub enum StepKind {
     LoopBody { cond: String },
     /// The path goes on after a loop: invariant and negated condition.
     LoopAfter { cond: String },
+    /// A `return` inside a loop body has the loop's frame back (the heap
+    /// the invariant left on entry); its place is the `return`.
+    LoopFrame { cond: String },
     /// A `join` merged the paths reaching it.
     Join { text: String },
     /// A ghost step the verifier inferred (docs/language.md section 6).

@@ -29,6 +29,9 @@ impl fmt::Display for StepKind {
             }
             StepKind::LoopBody { cond } => write!(f, "loop body (while {cond})"),
             StepKind::LoopAfter { cond } => write!(f, "after the loop (while {cond})"),
+            StepKind::LoopFrame { cond } => {
+                write!(f, "returning: the frame of the loop (while {cond}) is back")
+            }
             StepKind::Inferred(Inferred::Open { instance, access }) => {
                 write!(f, "inferred: open `{instance}` for `{access}`")
             }

@@ -285,6 +285,7 @@ mod tests {
             trace,
             counterexample: Vec::new(),
             replay: None,
+            inputs: None,
         }
     }
 

@@ -23,6 +23,7 @@ pub type Rest<'k> = &'k dyn Fn(&mut Ctx, State, Heap, Term);
 pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: TermCont) {
     let saved = s.obligation.clone();
     let start_pc = s.pc.clone();
+    let start_deferred = (s.deferred.clone(), s.deferred_calls.clone());
     let mut s = s;
     match s.obligation.as_mut() {
         Some(outer) => outer.nested += 1,
@@ -42,13 +43,15 @@ pub fn consume(ctx: &mut Ctx, s: State, a: &Expr, ob: Option<Obligation>, k: Ter
             (Some(outer), None) => out.obligation = Some(outer.clone()),
             // A failed `assert` is assumed, and only it: whatever its failed
             // evaluation produced (facts of a body opened from nothing, a
-            // value read without permission) leaves the path.
+            // value read without permission, the definitions of the calls
+            // it made, which carry their preconditions) leaves the path.
             (None, Some(o)) if o.lenient && o.reported => {
                 let mut pc = start_pc.clone();
                 for f in o.assumed {
                     pc.add(f);
                 }
                 out.pc = pc;
+                (out.deferred, out.deferred_calls) = start_deferred.clone();
             }
             (None, _) => {}
         }

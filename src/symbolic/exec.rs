@@ -401,9 +401,11 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
     }
 }
 
-/// A loop (docs/language.md section 3): the body is checked once from any state
-/// satisfying the invariant and the condition; the path goes on past the
-/// loop from the frame plus the invariant and the negated condition.
+/// A loop (docs/language.md section 3.2). Entry: the invariant is consumed;
+/// what it leaves is the *frame*, one per path of the consumption. Body:
+/// checked once from any state satisfying the invariant and the condition;
+/// a `return` inside it has the frame back (`with_frame`). Exit: the path
+/// goes on from each frame plus the invariant and the negated condition.
 fn exec_while(
     ctx: &mut Ctx,
     s: State,
@@ -422,7 +424,7 @@ fn exec_while(
     collect_assigned(&body.stmts, &mut assigned);
     // The condition, after its postfix updates (`pre`, empty unless the
     // condition has some).
-    let test = |ctx: &mut Ctx, s: State, k: TermCont| {
+    let test = |ctx: &mut Ctx, s: State, k: TermCont, ret: Cont| {
         exec_block(ctx, s, &pre.stmts, &|ctx, s| eval(ctx, s, cond, k), ret)
     };
     // `untouched` in the invariant compares with the heap on entry to the
@@ -442,10 +444,30 @@ fn exec_while(
         st
     };
 
+    // Entry. A path on which the invariant fails ends here.
+    let frames = RefCell::new(Vec::new());
+    let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
+    consume(ctx, at_entry(s.clone()), &inv, Some(ob), &|_, frame, _| {
+        frames.borrow_mut().push(back(frame))
+    });
+    let frames = frames.into_inner();
+
+    // Body.
     let mut start = s.clone();
     start.heap = Heap::new();
     start.obligation = None;
     havoc(ctx, &mut start, &assigned);
+    let returned = |ctx: &mut Ctx, end: State| {
+        // Without a frame (the invariant failed on entry, reported) the
+        // return goes on with the body's heap alone.
+        if frames.is_empty() {
+            return ret(ctx, end);
+        }
+        for frame in &frames {
+            let out = with_frame(ctx, &end, frame, s.pc.len(), cond);
+            ret(ctx, out)
+        }
+    };
     // The invariant may split the path; a `join` in the body merges all of
     // its paths, so the unit's base is what they have in common.
     let starts = RefCell::new(Vec::new());
@@ -456,7 +478,7 @@ fn exec_while(
     let starts = starts.into_inner();
     let saved = ctx.enter_unit(&State::common(&starts));
     for s1 in starts {
-        test(ctx, s1, &|ctx, s2, tc| {
+        let run = |ctx: &mut Ctx, s2: State, tc: Term| {
             if !ctx.may_hold(&s2, &tc, "can the loop body run?") {
                 return;
             }
@@ -472,18 +494,19 @@ fn exec_while(
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
                 consume(ctx, at_entry(end), &inv, Some(ob), &|_, _, _| {});
             };
-            exec_block(ctx, s3, &body.stmts, &preserve, ret)
-        });
+            exec_block(ctx, s3, &body.stmts, &preserve, &returned)
+        };
+        test(ctx, s1, &run, &returned);
     }
     ctx.leave_unit(saved);
 
-    let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
-    consume(ctx, at_entry(s), &inv, Some(ob), &|ctx, frame, _| {
+    // Exit.
+    for frame in frames {
         let mut after = frame;
         havoc(ctx, &mut after, &assigned);
         let snap = ctx.fresh_snap();
-        produce(ctx, after, snap, &inv, &|ctx, s1| {
-            test(ctx, back(s1), &|ctx, s2, tc| {
+        produce(ctx, at_entry(after), snap, &inv, &|ctx, s1| {
+            let exit = |ctx: &mut Ctx, s2: State, tc: Term| {
                 let exit = Term::not(tc);
                 // `while (true)` cannot complete normally.
                 if exit.is_false() {
@@ -498,17 +521,43 @@ fn exec_while(
                     },
                 );
                 k(ctx, out)
-            })
+            };
+            test(ctx, back(s1), &exit, ret)
         })
-    })
+    }
+}
+
+/// A `return` inside a loop body, with the loop's frame back: the chunks
+/// the invariant did not consume on entry, with their values (the body
+/// holds no permission to them, so they are unchanged), and what that
+/// consumption learned about the entry state (the facts of `frame` past
+/// the first `base`, the length of the path condition on entry). They are
+/// terms of the entry state, which the havoc of the body's variables does
+/// not touch.
+fn with_frame(ctx: &mut Ctx, end: &State, frame: &State, base: usize, cond: &Expr) -> State {
+    let mut out = end.clone();
+    out.heap.merge(&frame.heap);
+    for fact in frame.pc.facts_since(base) {
+        out.assume(fact);
+    }
+    let span = end
+        .trace
+        .last()
+        .map_or_else(|| cond.span.clone(), |step| step.span.clone());
+    let step = StepKind::LoopFrame {
+        cond: ctx.text(&cond.span),
+    };
+    ctx.record(&mut out, span, step);
+    out
 }
 
 /// `join A` (paper section 6.1): every path must satisfy A; the path then
 /// goes on from a single state made of A alone over what holds on every
-/// path of the unit (`Ctx::unit_base`: its path condition and old heap are
-/// the parts common to all its starting states). That state does not depend
-/// on which path arrives (the variables that differ are given fresh values),
-/// so it is explored once, from the first arrival.
+/// path of the unit (`Ctx::unit_base`: its path condition, old heap and
+/// deferred definitions are the parts common to all its starting states).
+/// That state does not depend on which path arrives (the variables that
+/// differ are given fresh values), so it is explored once, from the first
+/// arrival.
 fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     // Exploring paths, a join neither checks nor merges: each path goes on
     // (the concrete run checks the join).
@@ -537,6 +586,13 @@ fn exec_join(ctx: &mut Ctx, s: State, a: &Expr, span: Span, k: Cont) {
     joined.heap = Heap::new();
     joined.pc = ctx.unit_base.pc.clone();
     joined.old = ctx.unit_base.old.clone();
+    // Deferred definitions are knowledge too: those of the arriving path
+    // carry the callee's precondition as it held where the call was made
+    // (`infer::definitions`), so only the unit's own, which every path
+    // shares, are kept. A call evaluated again past the join is deferred
+    // anew (`infer::use_on_eval`).
+    joined.deferred = ctx.unit_base.deferred.clone();
+    joined.deferred_calls = ctx.unit_base.deferred_calls.clone();
     joined.obligation = None;
     let assigned = ctx.assigned.clone();
     havoc(ctx, &mut joined, &assigned);

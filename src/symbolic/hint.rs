@@ -19,7 +19,9 @@ pub fn hint(ctx: &Ctx, s: &State, view: &FailureView) -> Option<Hint> {
         return Some(Hint::HelpTheSolver);
     }
     let obligation = view.obligation.as_ref().map(|o| o.kind);
-    let in_loop = ctx.in_loop_body();
+    // A `return` inside a loop body has the loop's frame back: what its
+    // postcondition lacks there was not held before the loop either.
+    let in_loop = ctx.in_loop_body() && obligation != Some(Kind::PostconditionFailed);
     if obligation == Some(Kind::PreconditionFailed)
         && let Some((of, chunk)) = view.reason.missing_chunk()
     {

@@ -21,15 +21,7 @@ use super::validity::initial_state;
 use crate::solver::Limits;
 use crate::syntax::ast::{Block, Expr, Span};
 
-/// The inputs of a method in a model: the values of `this` and the
-/// parameters on entry, and of the fields the precondition gave access to
-/// (`object#k`, qualified field, value), as `Solver::model_values` prints
-/// them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ModelInputs {
-    pub entry: Vec<(String, String)>,
-    pub fields: Vec<(String, String, String)>,
-}
+pub use crate::record::ModelInputs;
 
 /// Which terms give the inputs, and how to read their values back.
 pub struct InputTerms {

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use super::ctx::{Failure, Found};
 use super::heap::{Chunk, short_name};
 use super::names::{Names, StoreIndex};
-use super::paths::ModelInputs;
 use super::program::ProgramInfo;
 use super::state::Step;
 use crate::diag::{Diagnostic, Kind};
@@ -90,14 +89,9 @@ fn render_trace(steps: &[Arc<Step>], naming: &Naming) -> Vec<TraceStep> {
     out
 }
 
-/// A failure's error report (the diagnostic laid out, the reason kept),
-/// and the inputs to replay it with.
-pub fn error_report(
-    member: &str,
-    f: Failure,
-    names: &LimitNames,
-    naming: &Naming,
-) -> (ErrorReport, Option<ModelInputs>) {
+/// A failure's error report (the diagnostic laid out, the reason kept,
+/// the inputs to replay it with; not yet replayed).
+pub fn error_report(member: &str, f: Failure, names: &LimitNames, naming: &Naming) -> ErrorReport {
     let (diag, reason) = match f.found {
         Found::Path(view) => (words::diagnostic(&view, names), Some(view.reason.clone())),
         Found::Internal { span, what } => (
@@ -109,15 +103,15 @@ pub fn error_report(
             None,
         ),
     };
-    let error = ErrorReport {
+    ErrorReport {
         diag,
         reason,
         member: member.to_string(),
         trace: render_trace(&f.trace.steps(), naming),
         counterexample: f.counterexample,
         replay: None,
-    };
-    (error, f.inputs)
+        inputs: f.inputs,
+    }
 }
 
 /// Numbers the recorded steps; a parent always precedes its children

@@ -410,6 +410,8 @@ pub fn program(seed: u64) -> Generated {
     // The array method draws from a generator of its own, so the rest of
     // the program is the one the seed gave before arrays existed.
     array_method(&mut Rng::new(seed ^ 0xA77A_7A77), &mut src);
+    join_after_calls(&mut Rng::new(seed ^ 0x701E_C0DE), &mut src);
+    loop_returns(&mut Rng::new(seed ^ 0x1009_4E70), &mut src);
     src.push_str("}\n");
     Generated { source: src }
 }
@@ -460,4 +462,127 @@ fn array_method(r: &mut Rng, src: &mut String) {
         src.push_str(&format!("    xs[0] = {};\n", r.int(-1, 3)));
     }
     src.push_str("    int r = w(xs, a);\n  }\n");
+}
+
+/// Pure calls whose preconditions hold only on some paths, followed by a
+/// `join` and facts checked after it: what a call taught one path (its
+/// precondition, its definition) must not survive the join.
+fn join_after_calls(r: &mut Rng, src: &mut String) {
+    let k = r.int(-1, 2);
+    src.push_str(&format!(
+        "  static pure int pos(int n) requires n > {k}; {{ return n - {k}; }}\n\n"
+    ));
+    let pre = match r.below(3) {
+        0 => "true".to_string(),
+        1 => format!("b >= {}", r.int(-2, 1)),
+        _ => format!("n >= {}", r.int(-3, k + 1)),
+    };
+    let post = match r.below(4) {
+        0 => "true".to_string(),
+        1 => format!("result >= {}", r.int(-1, 1)),
+        2 => format!("result == n || result >= {}", r.int(0, 2)),
+        _ => format!("n > {}", r.int(k - 1, k + 1)),
+    };
+    src.push_str(&format!(
+        "  static int jc(int n, int b)\n    requires {pre};\n    ensures {post};\n  {{\n    int r = 0;\n"
+    ));
+    // The guard of the call: the precondition's own test, a stronger or a
+    // weaker one.
+    let guard = match r.below(4) {
+        0 => format!("n > {k}"),
+        1 => format!("n > {}", k + r.int(0, 2)),
+        2 => format!("n >= {} && b > 0", r.int(k - 1, k + 1)),
+        _ => format!("b > {}", r.int(-1, 1)),
+    };
+    let call = match r.below(3) {
+        0 => "pos(n)".to_string(),
+        1 => format!("pos(n) + pos(n + {})", r.int(0, 2)),
+        _ => format!("(n > {k} ? pos(n) : {})", r.int(-1, 1)),
+    };
+    src.push_str(&format!("    if ({guard}) {{\n      r = {call};\n    }}"));
+    if r.chance(40) {
+        src.push_str(&format!(" else {{\n      r = {};\n    }}", r.int(-1, 2)));
+    }
+    src.push('\n');
+    let join = match r.below(3) {
+        0 => "true".to_string(),
+        1 => format!("r >= {}", r.int(-1, 1)),
+        _ => format!("b >= {} ==> r >= 0", r.int(-1, 1)),
+    };
+    src.push_str(&format!("    join {join};\n"));
+    let after = match r.below(4) {
+        0 => format!("n > {k}"),
+        1 => format!("n >= {}", r.int(k - 1, k + 1)),
+        2 => format!("r >= {}", r.int(-1, 1)),
+        _ => format!("pos(n) >= {}", r.int(0, 1)),
+    };
+    if after.starts_with("pos") {
+        // A call after the join needs its precondition there.
+        src.push_str(&format!("    if (n > {k}) {{ assert {after}; }}\n"));
+    } else {
+        src.push_str(&format!("    assert {after};\n"));
+    }
+    src.push_str("    return r;\n  }\n\n");
+}
+
+/// A `return` inside a loop body (sometimes inside a nested loop): the
+/// path that returns there must hand back what the loop's frame holds
+/// and nothing more.
+fn loop_returns(r: &mut Rng, src: &mut String) {
+    let mut ensures = vec!["acc(f) && acc(g)".to_string()];
+    match r.below(5) {
+        0 => ensures.push("f == old(f)".into()),
+        1 => ensures.push("g >= old(g)".into()),
+        2 => ensures.push(format!("result >= {}", r.int(-1, 1))),
+        3 => ensures.push("f == old(f) + 1".into()),
+        _ => {}
+    }
+    src.push_str("  int lr(int a)\n    requires acc(f) && acc(g);\n");
+    for e in &ensures {
+        src.push_str(&format!("    ensures {e};\n"));
+    }
+    src.push_str("  {\n    int i = 0;\n");
+    let mut inv = vec!["0 <= i".to_string()];
+    // The loop touches `g` when its invariant holds it; `f` stays in the
+    // frame unless the invariant takes it too.
+    let holds_g = r.chance(70);
+    let holds_f = r.chance(30);
+    if holds_g {
+        inv.push("acc(g)".into());
+        if r.chance(50) {
+            inv.push(format!("g >= {}", r.int(-1, 0)));
+        }
+    }
+    if holds_f {
+        inv.push("acc(f)".into());
+    }
+    src.push_str("    while (i < a)\n");
+    for c in &inv {
+        src.push_str(&format!("      invariant {c};\n"));
+    }
+    src.push_str("    {\n");
+    let ret = match r.below(3) {
+        0 => "i".to_string(),
+        1 if holds_g => "g".to_string(),
+        _ => r.int(-1, 2).to_string(),
+    };
+    let test = format!("i == {}", r.int(0, 3));
+    if r.chance(30) {
+        src.push_str(&format!(
+            "      int j = 0;\n      while (j < i) invariant 0 <= j; {{\n        if (j == {}) {{ return {ret}; }}\n        j = j + 1;\n      }}\n",
+            r.int(0, 2)
+        ));
+    }
+    src.push_str(&format!("      if ({test}) {{ return {ret}; }}\n"));
+    if holds_g {
+        src.push_str(&format!("      g = g + {};\n", r.int(0, 1)));
+    }
+    if holds_f && r.chance(50) {
+        src.push_str("      f = f + 1;\n");
+    }
+    src.push_str("      i = i + 1;\n    }\n");
+    if r.chance(50) {
+        src.push_str("    f = f + 1;\n");
+    }
+    src.push_str("    return 0;\n  }\n\n");
 }

@@ -33,6 +33,17 @@
 //! another member's body, [`ENGINE_ID`] changes with that code, but the key
 //! must then cover that body too.
 //!
+//! # Replays
+//!
+//! An error's concrete replay (`confirmed`, `not reproduced`) does run
+//! other members' bodies: the callees', constructors' and overriding
+//! methods' reachable from the member. Rather than widen the key to all of
+//! them (a callee edit would then verify every caller again), an entry
+//! keeps the replay's inputs, which come from the member's own
+//! verification, and the replay runs again on a hit ([`Cache::get`]'s
+//! `replayer`): a concrete run, cheap next to a verification. So nothing a
+//! cached result says depends on text its key does not cover.
+//!
 //! # Spans
 //!
 //! Reports hold byte offsets into the file, and an edit above a member
@@ -48,29 +59,48 @@
 //!
 //! One file per source file (named by a hash of its canonical path):
 //! a header line `sift-cache FORMAT SHA256` followed by a JSON body whose
-//! SHA-256 the header gives. A file that is missing, unreadable, of another
+//! SHA-256 the header gives, a list of entries (key, result, and with a
+//! cache key a MAC). A file that is missing, unreadable, of another
 //! format, truncated, corrupt or foreign is ignored and rewritten; an entry
 //! is used only if its key matches. After a run the file holds the
 //! entries of the source's current members (every share's, so parallel
 //! `--partition` jobs keep each other's results when they run one after
 //! another). A cache that cannot be written is a warning, never a failure.
+//!
+//! # Authentication
+//!
+//! The header's hash detects damage, not forgery: anyone who can write the
+//! directory can drop a member's errors and hash the body again. A cache
+//! shared between CI runs of different branches or users therefore takes a
+//! secret [`CacheKey`] ([`Cache::keyed`]): each entry is written with an
+//! HMAC-SHA256 (RustCrypto's `hmac` and `sha2`) over the format, its key
+//! and its result's JSON text exactly as stored (so that nothing depends on
+//! serializing a parsed entry back to the same bytes), and read only if
+//! that MAC verifies, compared in constant time. Any other entry (forged,
+//! written without a key or under another) is ignored like a missing one,
+//! with a warning, and rewritten. Replaying a genuine entry in another file
+//! gains nothing: the key names the program it is the result of. Without a
+//! cache key, MACs are neither written nor checked.
+
+mod file;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use file::CacheKey;
+use file::{file_for, read_file, write_file};
+
 use crate::diag::{Diagnostic, Kind, Label};
-use crate::record::{ChunkView, Reason, Replay, ReplayStatus, StepKind};
+use crate::record::{ChunkView, ModelInputs, Reason, Replay, StepKind};
 use crate::syntax::ast::Span;
 use crate::verify::{ErrorReport, Member, MemberKind, MemberReport, Options, TraceStep, TreeNode};
 
 /// Bumped by hand when the file format or the meaning of a key changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const MAGIC: &str = "sift-cache";
-/// A larger file is not a cache file of ours.
-const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// A hash of Sift's source, prelude and `Cargo.lock` (see `build.rs`).
 pub const ENGINE_ID: &str = env!("SIFT_ENGINE_ID");
@@ -80,6 +110,8 @@ type Key = [u8; 32];
 /// Results kept in memory (the language server) or in a directory.
 pub struct Cache {
     dir: Option<PathBuf>,
+    /// When set, entries are written with a MAC and read only with a valid one.
+    key: Option<CacheKey>,
     files: HashMap<String, Entries>,
     warnings: Vec<String>,
 }
@@ -221,21 +253,6 @@ fn z3_version() -> String {
     format!("{major}.{minor}.{build}.{revision}")
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Key> {
-    if s.len() != 64 || !s.is_ascii() {
-        return None;
-    }
-    let mut key = [0u8; 32];
-    for (i, k) in key.iter_mut().enumerate() {
-        *k = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(key)
-}
-
 /// A span as the regions and offsets of its two ends (see
 /// [`Layout::anchor`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -263,8 +280,9 @@ struct StoredError {
     member: String,
     trace: Vec<StoredStep>,
     counterexample: Vec<(String, String)>,
-    /// Status and detail.
-    replay: Option<(String, String)>,
+    /// The error had a replay: it is run again on a hit, with `inputs`.
+    replayed: bool,
+    inputs: Option<ModelInputs>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -282,18 +300,6 @@ struct StoredStep {
 struct StoredNode {
     parent: Option<usize>,
     step: StoredStep,
-}
-
-#[derive(Serialize, Deserialize)]
-struct StoredFile {
-    sift: String,
-    entries: Vec<StoredEntry>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct StoredEntry {
-    key: String,
-    result: Stored,
 }
 
 // Every conversion below destructures its struct completely, so that a
@@ -346,6 +352,7 @@ fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<Stored
         trace,
         counterexample,
         replay,
+        inputs,
     } = e;
     let Diagnostic {
         kind,
@@ -374,13 +381,20 @@ fn store_error(l: &Layout, own: Option<&Span>, e: &ErrorReport) -> Option<Stored
             .map(|s| store_step(l, own, s))
             .collect::<Option<_>>()?,
         counterexample: counterexample.clone(),
-        replay: replay
-            .as_ref()
-            .map(|r| (r.status.as_str().to_string(), r.detail.clone())),
+        replayed: replay.is_some(),
+        inputs: inputs.clone(),
     })
 }
 
-fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorReport> {
+/// Runs a loaded error's replay (the caller's: see [`Cache::get`]).
+pub(crate) type Replayer<'r> = &'r dyn Fn(&ErrorReport) -> Replay;
+
+fn load_error(
+    l: &Layout,
+    own: Option<&Span>,
+    e: &StoredError,
+    replayer: Replayer,
+) -> Option<ErrorReport> {
     let StoredError {
         kind,
         at,
@@ -393,16 +407,10 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
         member,
         trace,
         counterexample,
-        replay,
+        replayed,
+        inputs,
     } = e;
-    let replay = match replay {
-        None => None,
-        Some((status, detail)) => Some(Replay {
-            status: ReplayStatus::parse(status)?,
-            detail: detail.clone(),
-        }),
-    };
-    Some(ErrorReport {
+    let mut error = ErrorReport {
         diag: Diagnostic {
             kind: Kind::parse(kind)?,
             span: l.place_span(own, at)?,
@@ -427,8 +435,13 @@ fn load_error(l: &Layout, own: Option<&Span>, e: &StoredError) -> Option<ErrorRe
             .map(|s| load_step(l, own, s))
             .collect::<Option<_>>()?,
         counterexample: counterexample.clone(),
-        replay,
-    })
+        replay: None,
+        inputs: inputs.clone(),
+    };
+    if *replayed {
+        error.replay = Some(replayer(&error));
+    }
+    Some(error)
 }
 
 /// The cacheable form of a report; `None` if it may not or cannot be kept.
@@ -468,7 +481,7 @@ fn store(l: &Layout, m: &Member, r: &MemberReport) -> Option<Stored> {
     })
 }
 
-fn load(l: &Layout, m: &Member, s: &Stored) -> Option<MemberReport> {
+fn load(l: &Layout, m: &Member, s: &Stored, replayer: Replayer) -> Option<MemberReport> {
     let Stored {
         millis,
         queries,
@@ -496,7 +509,7 @@ fn load(l: &Layout, m: &Member, s: &Stored) -> Option<MemberReport> {
         span: m.span.clone(),
         errors: errors
             .iter()
-            .map(|e| load_error(l, own, e))
+            .map(|e| load_error(l, own, e, replayer))
             .collect::<Option<_>>()?,
         tree,
         millis: if millis.is_finite() { *millis } else { 0.0 },
@@ -512,6 +525,7 @@ impl Cache {
     pub fn in_memory() -> Cache {
         Cache {
             dir: None,
+            key: None,
             files: HashMap::new(),
             warnings: Vec::new(),
         }
@@ -522,6 +536,15 @@ impl Cache {
         Cache {
             dir: Some(dir.into()),
             ..Cache::in_memory()
+        }
+    }
+
+    /// Entries are written with a MAC under `key`, and read only if theirs
+    /// verifies: a cache shared with others who do not hold the key.
+    pub fn keyed(self, key: CacheKey) -> Cache {
+        Cache {
+            key: Some(key),
+            ..self
         }
     }
 
@@ -540,11 +563,27 @@ impl Cache {
     fn entries(&mut self, path: &str) -> &mut Entries {
         if !self.files.contains_key(path) {
             let loaded = match &self.dir {
-                Some(dir) => read_file(&file_for(dir, path)),
+                Some(dir) => {
+                    let file = file_for(dir, path);
+                    let read = read_file(&file, self.key.as_ref());
+                    if let Some((_, ignored @ 1..)) = &read {
+                        self.warn(format!(
+                            "ignored {ignored} entr{} of the cache file `{}` not authenticated by the cache key (written without it, with another key, or altered)",
+                            if *ignored == 1 { "y" } else { "ies" },
+                            file.display()
+                        ));
+                    }
+                    read
+                }
                 None => None,
             };
             let entries = match loaded {
-                Some(map) => Entries { map, dirty: false },
+                // Ignored entries are dropped from the file when it is
+                // written again.
+                Some((map, ignored)) => Entries {
+                    map,
+                    dirty: ignored > 0,
+                },
                 // Nothing usable on disk: whatever is there is rewritten.
                 None => Entries {
                     map: HashMap::new(),
@@ -557,17 +596,19 @@ impl Cache {
     }
 
     /// The cached result of member `i` of `layout`, with its spans placed
-    /// in the current text.
+    /// in the current text and its errors replayed by `replayer` (a replay
+    /// runs the callees' bodies, which the key does not cover).
     pub(crate) fn get(
         &mut self,
         path: &str,
         layout: &Layout,
         m: &Member,
         i: usize,
+        replayer: Replayer,
     ) -> Option<MemberReport> {
         let key = layout.keys.get(i)?;
         let stored = self.entries(path).map.get(key)?;
-        load(layout, m, stored)
+        load(layout, m, stored, replayer)
     }
 
     /// Keeps a fresh result of member `i` (unless it may not be kept).
@@ -592,6 +633,7 @@ impl Cache {
     pub(crate) fn save(&mut self, path: &str, layout: &Layout) {
         let current: HashSet<&Key> = layout.keys.iter().collect();
         let dir = self.dir.clone();
+        let key = self.key.clone();
         let entries = self.entries(path);
         let before = entries.map.len();
         entries.map.retain(|k, _| current.contains(k));
@@ -605,7 +647,7 @@ impl Cache {
             return;
         }
         let file = file_for(&dir, path);
-        match write_file(&dir, &file, &entries.map) {
+        match write_file(&dir, &file, &entries.map, key.as_ref()) {
             Ok(()) => entries.dirty = false,
             Err(e) => self.warn(format!(
                 "cannot write the cache file `{}`: {e}; results were not cached",
@@ -615,77 +657,13 @@ impl Cache {
     }
 }
 
-/// The cache file of a source file: named by a hash of its canonical path
-/// (or of the path as given, if it has none).
-fn file_for(dir: &Path, path: &str) -> PathBuf {
-    let canonical = std::fs::canonicalize(path)
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| path.to_string());
-    let digest = Sha256::digest(canonical.as_bytes());
-    dir.join(format!("{}.sift-cache", hex(&digest[..16])))
-}
-
-/// The entries of a cache file, or `None` for anything but an intact file
-/// of this format.
-fn read_file(file: &Path) -> Option<HashMap<Key, Stored>> {
-    let bytes = crate::input::read_bounded(file, MAX_FILE_BYTES).ok()?;
-    let newline = bytes.iter().position(|&b| b == b'\n')?;
-    let header = std::str::from_utf8(&bytes[..newline]).ok()?;
-    let body = &bytes[newline + 1..];
-    let mut words = header.split(' ');
-    if words.next() != Some(MAGIC)
-        || words.next() != Some(FORMAT.to_string().as_str())
-        || words.next() != Some(hex(&Sha256::digest(body)).as_str())
-        || words.next().is_some()
-    {
-        return None;
-    }
-    let parsed: StoredFile = serde_json::from_slice(body).ok()?;
-    let mut map = HashMap::new();
-    for e in parsed.entries {
-        map.insert(unhex(&e.key)?, e.result);
-    }
-    Some(map)
-}
-
-fn write_file(dir: &Path, file: &Path, map: &HashMap<Key, Stored>) -> std::io::Result<()> {
-    let mut entries: Vec<StoredEntry> = map
-        .iter()
-        .map(|(k, v)| StoredEntry {
-            key: hex(k),
-            result: v.clone(),
-        })
-        .collect();
-    entries.sort_by(|a, b| a.key.cmp(&b.key));
-    let body = serde_json::to_vec(&StoredFile {
-        sift: env!("CARGO_PKG_VERSION").to_string(),
-        entries,
-    })
-    .map_err(std::io::Error::other)?;
-    let mut text = format!("{MAGIC} {FORMAT} {}\n", hex(&Sha256::digest(&body))).into_bytes();
-    text.extend_from_slice(&body);
-    std::fs::create_dir_all(dir)?;
-    // Written aside and renamed, so that a reader (another `--partition`
-    // job) sees the old file or the new one, never half of one.
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let written = std::fs::write(&tmp, &text).and_then(|()| std::fs::rename(&tmp, file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use crate::record::ReplayStatus;
     use crate::symbolic::program::ProgramInfo;
 
-    const SRC: &str = "class A {
+    pub(super) const SRC: &str = "class A {
   int f;
   static void m(int x) requires x > 0; {
     assert x > 1;
@@ -696,13 +674,13 @@ mod tests {
 }
 ";
 
-    fn members_of(src: &str) -> Vec<Member> {
+    pub(super) fn members_of(src: &str) -> Vec<Member> {
         let mut program = crate::syntax::parse(src).expect("parses");
         assert!(crate::check::check(&mut program).is_empty());
         crate::verify::members(&ProgramInfo::new(program))
     }
 
-    fn report(m: &Member, span: Span, related: Span) -> MemberReport {
+    pub(super) fn report(m: &Member, span: Span, related: Span) -> MemberReport {
         MemberReport {
             name: m.name.clone(),
             kind: m.kind,
@@ -717,6 +695,10 @@ mod tests {
                     status: ReplayStatus::Confirmed,
                     detail: "fails".into(),
                 }),
+                inputs: Some(ModelInputs {
+                    entry: vec![("x".into(), "1".into())],
+                    fields: Vec::new(),
+                }),
             }],
             tree: Vec::new(),
             millis: 1.5,
@@ -727,7 +709,7 @@ mod tests {
         }
     }
 
-    fn at(src: &str, needle: &str) -> Span {
+    pub(super) fn at(src: &str, needle: &str) -> Span {
         let i = src.find(needle).expect("needle");
         i..i + needle.len()
     }
@@ -746,7 +728,12 @@ mod tests {
         let l2 = Layout::new(&edited, &members2, &Options::default()).expect("a layout");
         assert_eq!(l2.keys[1], l.keys[1], "`n` is unchanged");
         assert_ne!(l2.keys[0], l.keys[0], "`m` is edited");
-        let back = load(&l2, &members2[1], &stored).expect("loads");
+        // The replay is not kept: it runs again, on the kept inputs.
+        let rerun = |e: &ErrorReport| Replay {
+            status: ReplayStatus::NotReproduced,
+            detail: format!("ran again with {:?}", e.inputs),
+        };
+        let back = load(&l2, &members2[1], &stored, &rerun).expect("loads");
         assert_eq!(back.errors[0].diag.span, at(&edited, "int z = y;"));
         assert_ne!(back.errors[0].diag.span, r.errors[0].diag.span);
         assert_eq!(back.errors[0].diag.related[0].span, at(&edited, "x > 0"));
@@ -754,7 +741,14 @@ mod tests {
         assert!(back.cached && back.reusable);
         assert_eq!((back.millis, back.queries), (1.5, 2));
         assert_eq!(back.errors[0].counterexample, r.errors[0].counterexample);
-        assert_eq!(back.errors[0].replay, r.errors[0].replay);
+        assert_eq!(back.errors[0].inputs, r.errors[0].inputs);
+        assert_eq!(
+            back.errors[0].replay,
+            Some(Replay {
+                status: ReplayStatus::NotReproduced,
+                detail: format!("ran again with {:?}", r.errors[0].inputs),
+            })
+        );
         assert_eq!(back.errors[0].reason, r.errors[0].reason);
     }
 
@@ -798,14 +792,5 @@ mod tests {
         // Every member has a key of its own.
         let distinct: HashSet<&Key> = base.keys.iter().collect();
         assert_eq!(distinct.len(), members.len());
-    }
-
-    #[test]
-    fn keys_round_trip_through_hex() {
-        let key: Key = std::array::from_fn(|i| (i * 37) as u8);
-        assert_eq!(unhex(&hex(&key)), Some(key));
-        assert_eq!(unhex("00"), None);
-        assert_eq!(unhex(&"zz".repeat(32)), None);
-        assert_eq!(unhex(&"é".repeat(32)), None);
     }
 }
