@@ -27,10 +27,11 @@ pub enum Kind {
     Termination,
     IndexOutOfBounds,
     ArraySizeNegative,
+    Overflow,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Parse,
         Kind::Type,
         Kind::Internal,
@@ -48,6 +49,7 @@ impl Kind {
         Kind::Termination,
         Kind::IndexOutOfBounds,
         Kind::ArraySizeNegative,
+        Kind::Overflow,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -69,6 +71,7 @@ impl Kind {
             Kind::Termination => "termination",
             Kind::IndexOutOfBounds => "index.out.of.bounds",
             Kind::ArraySizeNegative => "array.size.negative",
+            Kind::Overflow => "overflow",
         }
     }
 

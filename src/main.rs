@@ -64,6 +64,11 @@ enum Command {
         /// the program must contain them all.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code: an operation that might leave
+        /// [-2147483648, 2147483647] is an `overflow` error (inputs are
+        /// assumed in range; contracts keep mathematical integers).
+        #[arg(long)]
+        overflow: bool,
         /// Reuse results kept in DIR and keep new ones there: a member is
         /// verified again only if its text, a declaration, contract,
         /// predicate or pure method, an option or Sift itself changed. A
@@ -108,6 +113,10 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code: an operation whose result leaves
+        /// [-2147483648, 2147483647] stops the run with `overflow`.
+        #[arg(long)]
+        overflow: bool,
     },
     /// Test every path of a method (King's EFFIGY): explore the paths
     /// symbolically with loops unrolled, build concrete inputs from a model
@@ -136,6 +145,9 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code, as for verify.
+        #[arg(long)]
+        overflow: bool,
     },
     /// Run the language server on stdin/stdout.
     Lsp,
@@ -160,6 +172,9 @@ enum Command {
         /// Do not infer the `open`, `close` and `use` statements left out.
         #[arg(long)]
         no_infer: bool,
+        /// Java's 32-bit `int` in code, as for verify.
+        #[arg(long)]
+        overflow: bool,
     },
 }
 
@@ -201,6 +216,7 @@ fn main() -> ExitCode {
             trace,
             jobs,
             no_infer,
+            overflow,
             cache,
             cache_key,
             partition,
@@ -213,6 +229,7 @@ fn main() -> ExitCode {
                 }
             };
             let opts = Options {
+                overflow,
                 timeout_ms,
                 rlimit,
                 jobs,
@@ -238,10 +255,16 @@ fn main() -> ExitCode {
             method,
             timeout_ms,
             no_infer,
+            overflow,
         } => match read_program(&file) {
-            Ok((shown, src)) => {
-                sift::debug::run(&shown, &src, method.as_deref(), timeout_ms, !no_infer)
-            }
+            Ok((shown, src)) => sift::debug::run(
+                &shown,
+                &src,
+                method.as_deref(),
+                timeout_ms,
+                !no_infer,
+                overflow,
+            ),
             Err(code) => code,
         },
         Command::Run {
@@ -250,6 +273,7 @@ fn main() -> ExitCode {
             args,
             budget,
             no_infer,
+            overflow,
         } => match read_program(&file) {
             Ok((shown, src)) => ExitCode::from(sift::concrete::cli::run_command(
                 &shown,
@@ -258,6 +282,7 @@ fn main() -> ExitCode {
                 &args,
                 budget.limits(),
                 !no_infer,
+                overflow,
             )),
             Err(code) => code,
         },
@@ -269,12 +294,14 @@ fn main() -> ExitCode {
             budget,
             timeout_ms,
             no_infer,
+            overflow,
         } => {
             let opts = sift::concrete::testing::TestOptions {
                 unroll,
                 limits: budget.limits(),
                 infer: !no_infer,
                 timeout_ms,
+                overflow,
             };
             match read_program(&file) {
                 Ok((shown, src)) => ExitCode::from(sift::concrete::testing::test_command(

@@ -46,6 +46,8 @@ pub struct Options {
     pub keep_steps: bool,
     /// Infer the ghost statements left out (docs/language.md section 6).
     pub infer: bool,
+    /// `int` is Java's 32-bit integer in code (`--overflow`, section 4e).
+    pub overflow: bool,
     /// How the front end names the solver's limits, for the note on a
     /// proof the solver gave up on (the core names no flag or setting).
     pub limit_names: LimitNames,
@@ -60,6 +62,7 @@ impl Default for Options {
             smt_log: false,
             keep_steps: false,
             infer: true,
+            overflow: false,
             limit_names: LimitNames::default(),
         }
     }
@@ -99,7 +102,7 @@ pub fn verify_source_with(
     opts: &Options,
     hooks: &mut Hooks,
 ) -> FileReport {
-    let (program, mut report) = match checked_program(path, source) {
+    let (program, mut report) = match checked_program_with(path, source, opts.overflow) {
         Ok(p) => p,
         Err(report) => return report,
     };
@@ -119,12 +122,26 @@ pub fn checked_program(
     path: &str,
     source: &str,
 ) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
+    checked_program_with(path, source, false)
+}
+
+/// [`checked_program`]; with `overflow` (`--overflow`, section 4e) a
+/// literal above `int`'s range in code is a type error and code's
+/// operations are checked against the range.
+pub fn checked_program_with(
+    path: &str,
+    source: &str,
+    overflow: bool,
+) -> Result<(crate::syntax::ast::Program, FileReport), FileReport> {
     let front = on_thread("sift-front", VERIFIER_STACK, || {
         let mut program = crate::syntax::parse_all(source)
             .map_err(|d| (Stage::Parse, d.into_iter().map(plain_error).collect()))?;
-        let errors = crate::check::check(&mut program);
+        let mut errors = crate::check::check(&mut program);
+        if errors.is_empty() && overflow {
+            errors = crate::check::literals::out_of_range(&program);
+        }
         if errors.is_empty() {
-            crate::lower::program(&mut program, source);
+            crate::lower::program(&mut program, source, overflow);
             Ok(program)
         } else {
             Err((Stage::Check, in_members(&program, errors)))
@@ -617,6 +634,7 @@ fn verify_member(
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.route = route;
         ctx.infer = opts.infer;
+        ctx.overflow = opts.overflow;
         if opts.keep_steps {
             ctx.all_steps = Some(Vec::new());
         }

@@ -221,6 +221,7 @@ fn help_explains_every_flag() {
         "--jobs",
         "--cache",
         "--partition",
+        "--overflow",
         "Exit status",
     ] {
         assert!(out.contains(flag), "missing {flag} in:\n{out}");
@@ -455,4 +456,61 @@ fn lone_carriage_returns_end_lines_in_text_and_json() {
         let last = e["trace"].as_array().and_then(|t| t.last()).cloned();
         assert_eq!(last.map(|s| s["line"].clone()), Some(3.into()), "{name}");
     }
+}
+
+/// `--overflow` (docs/language.md section 4.6): `verify` reports Java's
+/// `abs` failing at the unary minus with the precondition that rules it
+/// out, and `run` raises the same error on the input that overflows.
+#[test]
+fn overflow_is_checked_by_verify_and_by_run() {
+    let src = b"class M {\n  static int abs(int x) ensures result >= 0; {\n    return x < 0 ? -x : x;\n  }\n}\n";
+    let file = temp_file("abs.sift", src);
+    let path = file.to_str().unwrap();
+    let plain = sift(&["verify", path]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let checked = sift(&["verify", "--overflow", path]);
+    assert_eq!(checked.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&checked.stdout).into_owned() + &stderr(&checked);
+    assert!(out.contains("[overflow]"), "{out}");
+    assert!(out.contains("abs.sift:3:20"), "{out}");
+    assert!(
+        out.contains("Help: add `requires x > -2147483648;`"),
+        "{out}"
+    );
+    let run = sift(&["run", path, "--method", "M.abs", "--", "-2147483648"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("returned 2147483648"));
+    let run = sift(&[
+        "run",
+        "--overflow",
+        path,
+        "--method",
+        "M.abs",
+        "--",
+        "-2147483648",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        out.contains("abs.sift:3:20: overflow: `-x` is 2147483648, outside Java's `int` range"),
+        "{out}"
+    );
+    let run = sift(&[
+        "run",
+        "--overflow",
+        path,
+        "--method",
+        "M.abs",
+        "--",
+        "-2147483647",
+    ]);
+    assert_eq!(run.status.code(), Some(0));
+    // `sift test` finds the input that overflows.
+    let test = sift(&["test", "--overflow", path]);
+    assert_eq!(test.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&test.stdout).into_owned();
+    assert!(
+        out.contains("inputs: x = -2147483648 -> overflow at line 3"),
+        "{out}"
+    );
 }

@@ -129,7 +129,8 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "negations at the limit",
-            source: expr(&format!("{}x", "-".repeat(480))),
+            // Blank-separated: `--x` is a decrement, as in Java.
+            source: expr(&format!("{}x", "- ".repeat(480))),
             expect: Expect::Verified,
         },
         Case {

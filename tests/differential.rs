@@ -149,6 +149,7 @@ fn run_verified(report: &FileReport, src: &str, seed: u64, stats: &mut Stats) {
         let mi = prog.method(class, method).expect("method");
         // A model of every path (loops unrolled twice).
         let topts = TestOptions {
+            overflow: false,
             unroll: 2,
             limits,
             infer: true,
@@ -337,6 +338,7 @@ fn verified_array_programs_never_fail_concretely() {
                 continue;
             };
             let topts = TestOptions {
+                overflow: false,
                 unroll: 2,
                 limits,
                 infer: true,

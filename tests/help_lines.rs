@@ -247,6 +247,46 @@ const CASES: &[Case] = &[
         3,
         "the `decreases` measure of `sum` must stay at least 0 and get smaller at each recursive call: require what makes it so, or choose another measure",
     ),
+    (
+        "an increment that might overflow",
+        &["--overflow"],
+        "class A {\n  static int inc(int x) {\n    return x + 1;\n  }\n}\n",
+        "overflow",
+        3,
+        "add `requires x < 2147483647;`, or test it: `if (x < 2147483647) { ... }`",
+    ),
+    (
+        "a negation that might overflow (Java's abs)",
+        &["--overflow"],
+        "class A {\n  static int abs(int x) ensures result >= 0; {\n    return x < 0 ? -x : x;\n  }\n}\n",
+        "overflow",
+        3,
+        "add `requires x > -2147483648;`, or test it: `if (x > -2147483648) { ... }`",
+    ),
+    (
+        "a decrement that might overflow",
+        &["--overflow"],
+        "class A {\n  static void down(int n) {\n    n--;\n  }\n}\n",
+        "overflow",
+        3,
+        "add `requires n > -2147483648;`, or test it: `if (n > -2147483648) { ... }`",
+    ),
+    (
+        "a quotient that might overflow",
+        &["--overflow"],
+        "class A {\n  static int q(int a, int b) requires b != 0; {\n    return a / b;\n  }\n}\n",
+        "overflow",
+        3,
+        "add `requires a != -2147483648 || b != -1;`, or test it: `if (a != -2147483648 || b != -1) { ... }`",
+    ),
+    (
+        "a product that might overflow",
+        &["--overflow"],
+        "class A {\n  static int sq(int a) {\n    return a * a;\n  }\n}\n",
+        "overflow",
+        3,
+        "add `requires a * a <= 2147483647;`, or test it: `if (a * a <= 2147483647) { ... }`",
+    ),
 ];
 
 #[test]
@@ -304,6 +344,7 @@ fn every_verification_error_kind_has_a_help_line() {
         "termination",
         "index.out.of.bounds",
         "array.size.negative",
+        "overflow",
     ] {
         assert!(kinds.contains(kind), "no case for {kind}");
     }

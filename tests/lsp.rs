@@ -729,3 +729,20 @@ fn long_else_if_chains_are_checked_verified_and_navigated() {
     assert_eq!(diags[0]["range"]["start"]["line"], 10_003, "{diags:?}");
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
+
+/// The setting `overflow: true` is `--overflow` (docs/language.md section
+/// 4.6): Java's `abs` fails at the unary minus; without it, it verifies.
+#[test]
+fn the_overflow_setting_checks_java_integers() {
+    const ABS: &str = "class M {\n  static int abs(int x) ensures result >= 0; {\n    return x < 0 ? -x : x;\n  }\n}\n";
+    let mut c = Client::initialized_with(json!({ "overflow": true, "debounceMs": 0 }));
+    let uri = "file:///tmp/abs.sift";
+    c.open(uri, ABS);
+    let diags = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "overflow"));
+    assert_eq!(diags[0]["range"]["start"]["line"], 2, "{diags:?}");
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+    let mut c = Client::initialized_with(json!({ "debounceMs": 0 }));
+    c.open(uri, ABS);
+    c.diagnostics(uri, VERIFY_WAIT, |d| d.is_empty());
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}

@@ -40,18 +40,27 @@ fn expected(source: &str) -> Result<BTreeMap<(String, usize), usize>, String> {
     Ok(out)
 }
 
-/// The inference modes a file is checked in (docs/language.md section 6): both,
-/// unless a line `// sift-test: infer` or `// sift-test: no-infer` says that
-/// its annotations hold in that mode only.
-fn modes(source: &str) -> Vec<bool> {
-    let directive = source
+/// The words of a file's directive line `// sift-test: WORD...`: `infer`
+/// or `no-infer` (its annotations hold in that inference mode only; both
+/// modes otherwise, docs/language.md section 11) and `overflow` (checked
+/// with `--overflow`, section 4e).
+fn directive(source: &str) -> Vec<&str> {
+    source
         .lines()
         .find_map(|l| l.trim().strip_prefix("// sift-test:"))
-        .map(str::trim);
-    match directive {
-        Some("infer") => vec![true],
-        Some("no-infer") => vec![false],
-        _ => vec![true, false],
+        .map(|d| d.split_whitespace().collect())
+        .unwrap_or_default()
+}
+
+/// The inference modes a file is checked in.
+fn modes(source: &str) -> Vec<bool> {
+    let words = directive(source);
+    if words.contains(&"infer") {
+        vec![true]
+    } else if words.contains(&"no-infer") {
+        vec![false]
+    } else {
+        vec![true, false]
     }
 }
 
@@ -68,6 +77,7 @@ fn check_mode(path: &Path, source: &str, infer: bool) -> Result<(), String> {
     let want = expected(source)?;
     let opts = Options {
         infer,
+        overflow: directive(source).contains(&"overflow"),
         ..Options::default()
     };
     let report = verify_source(&path.display().to_string(), source, &opts);

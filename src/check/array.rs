@@ -36,20 +36,23 @@ impl Checker {
         Ty::Array(Box::new(et))
     }
 
-    /// `new T[size]` inside an expression: an error, as for `new C()`.
+    /// `new T[size]` inside an expression: as for `new C()`, allowed only
+    /// in code.
     pub(super) fn new_array_in_expression(
         &mut self,
         elem: &Type,
         size: &mut Expr,
         span: Span,
     ) -> Ty {
-        let d = new_in_expression(
+        if let Some(d) = new_in_expression(
             &format!("{}[]", elem.kind),
             &format!("new {}[...]", elem.kind),
             self.ctx.clause,
+            self.step_ban,
             span,
-        );
-        self.report(d);
+        ) {
+            self.report(d);
+        }
         self.new_array(elem, size)
     }
 

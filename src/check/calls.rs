@@ -355,9 +355,14 @@ fn target(class: &str, sig: &Sig) -> CallTarget {
 /// Java's `s.length()`: Sift has no strings, and an array's length is a
 /// field-like read.
 fn java_length_help(d: crate::diag::Diagnostic, method: &str) -> crate::diag::Diagnostic {
-    if method == "length" && d.help.is_none() {
-        d.with_help("an array's length is `a.length`, without `()` (Sift has no strings)")
-    } else {
-        d
+    match method {
+        "length" if d.help.is_none() => {
+            d.with_help("an array's length is `a.length`, without `()` (Sift has no strings)")
+        }
+        // A Java collection's `size()`.
+        "size" if d.help.is_none() => {
+            d.with_help("an array's length is `a.length`, without `()` (Sift has no collections)")
+        }
+        _ => d,
     }
 }

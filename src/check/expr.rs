@@ -50,13 +50,15 @@ impl Checker {
             }
             ExprKind::Call(call) => self.call(call, Site::Expr(pos)),
             ExprKind::New { class, args } => {
-                let d = new_in_expression(
+                if let Some(d) = new_in_expression(
                     &class.name,
                     &format!("new {}(...)", class.name),
                     self.ctx.clause,
+                    self.step_ban,
                     span.clone(),
-                );
-                self.report(d);
+                ) {
+                    self.report(d);
+                }
                 let class = class.clone();
                 self.new_object(&class, args, span)
             }
@@ -121,7 +123,10 @@ impl Checker {
                 c.call(call, Site::Using);
                 c.expr(body, Pos::Value)
             }),
-            ExprKind::PostStep(op, target) => self.post_step(*op, target, span),
+            ExprKind::PostStep(op, target) => self.step_expr(*op, false, target, span),
+            ExprKind::PreStep(op, target) => self.step_expr(*op, true, target, span),
+            // Made by the lowering, after checking.
+            ExprKind::Int32(a) => self.expr(a, pos),
             ExprKind::Quant(q) => self.quant(q, span),
             ExprKind::Acc(a) => {
                 self.form(Form::Acc, pos, span);
@@ -276,6 +281,15 @@ impl Checker {
     }
 
     pub(super) fn unknown_value(&mut self, id: &Ident) {
+        // `System.out.println(...)`, `System.exit(...)`.
+        if id.name == "System" {
+            let d = error(id.span.clone(), "`System` is not Sift")
+                .with_label("Java's standard library")
+                .with_help(
+                    "Sift programs have no input or output: state what a value must be with `assert`, or run the method with `sift run` to see its result",
+                );
+            return self.report(d);
+        }
         let mut d = error(
             id.span.clone(),
             format!("cannot find value `{}` in this scope", id.name),

@@ -12,6 +12,7 @@ mod array;
 mod calls;
 mod constant;
 mod expr;
+pub mod literals;
 mod positions;
 mod quant;
 mod scope;

@@ -145,21 +145,43 @@ pub fn mutator_in_expression(name: &str, clause: Clause, span: Span) -> Diagnost
     }
 }
 
-/// `new` inside an expression; `ty x = creation;` is the statement to write.
-pub fn new_in_expression(ty: &str, creation: &str, clause: Clause, span: Span) -> Diagnostic {
-    let d = error(span, format!("`new` is not allowed {}", clause.place()))
-        .with_label("object creation inside an expression");
-    if clause == Clause::Code {
-        d.with_help(format!(
-            "assign the new object to a local variable first: `{ty} x = {creation};`"
-        ))
-    } else {
-        d.with_help("objects can only be created by statements")
+/// `new` inside an expression: allowed in code (lowered to a temporary
+/// before the statement), except where `ban` says why not (a ghost
+/// statement or form); `ty x = creation;` is the statement to write there.
+pub fn new_in_expression(
+    ty: &str,
+    creation: &str,
+    clause: Clause,
+    ban: Option<&str>,
+    span: Span,
+) -> Option<Diagnostic> {
+    if clause != Clause::Code {
+        let d = error(span, format!("`new` is not allowed {}", clause.place()))
+            .with_label("object creation inside an expression")
+            .with_help("objects can only be created by statements");
+        return Some(d);
     }
+    let why = ban?;
+    Some(
+        error(span, "`new` is not allowed here")
+            .with_label(why)
+            .with_help(format!(
+                "assign the new object to a local variable first: `{ty} x = {creation};`"
+            )),
+    )
 }
 
 /// `old(e)` outside a postcondition.
 pub fn misplaced_old(clause: Clause, span: Span) -> Option<Diagnostic> {
+    if clause == Clause::Invariant {
+        return Some(
+            error(span, "`old` is not allowed in a loop invariant")
+                .with_label("`old` means the method's entry, only in `ensures`")
+                .with_help(
+                    "keep the value in a local before the loop (`int x0 = x;`) and name it in the invariant, or keep locations unchanged with `untouched(...)`",
+                ),
+        );
+    }
     (clause != Clause::Ensures).then(|| {
         error(span, "`old` is only allowed in postconditions")
             .with_label(format!("`old` {}", clause.place()))

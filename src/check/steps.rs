@@ -1,5 +1,6 @@
-//! Updates: `x++`, `x--` and `x op= e` as statements, postfix `x++` / `x--`
-//! inside the expressions of code, and where the latter may not stand.
+//! Updates: `x++`, `x--`, `++x`, `--x`, `x op= e` and `x = y = e` as
+//! statements, `x++` / `++x` (and `--`) inside the expressions of code, and
+//! where the latter may not stand.
 //!
 //! A postfix update changes the state in the middle of an expression. Sift
 //! lowers it to statements before verification (`crate::lower`): before
@@ -28,8 +29,15 @@ impl Checker {
         r
     }
 
-    /// `x++` / `x--` inside an expression: its value is the old value.
-    pub(super) fn post_step(&mut self, op: StepOp, target: &mut Expr, span: Span) -> Ty {
+    /// `x++` / `x--` (`prefix`: `++x` / `--x`) inside an expression: its
+    /// value is the old (the new) value.
+    pub(super) fn step_expr(
+        &mut self,
+        op: StepOp,
+        prefix: bool,
+        target: &mut Expr,
+        span: Span,
+    ) -> Ty {
         let sym = op.symbol();
         if self.ctx.clause != Clause::Code {
             let d = error(
@@ -40,15 +48,39 @@ impl Checker {
             .with_help("contracts, assertions and pure method bodies cannot change variables");
             self.report(d);
         } else if let Some(why) = self.step_ban {
+            let stmt = if prefix {
+                format!("{sym}x;")
+            } else {
+                format!("x{sym};")
+            };
             let d = error(span.clone(), format!("`{sym}` is not allowed here"))
                 .with_label(why)
                 .with_help(format!(
-                    "update the variable in a statement of its own: `x{sym};`"
+                    "update the variable in a statement of its own: `{stmt}`"
                 ));
             self.report(d);
         }
         self.update_target(target, sym);
         Ty::Int
+    }
+
+    /// `x = y = e;`: `e` goes to the last target, and each target's value
+    /// to the one before it (Java types `y = e` as `y`'s type).
+    pub(super) fn chain(&mut self, targets: &mut [Expr], value: &mut Expr) {
+        let tys: Vec<Ty> = targets
+            .iter_mut()
+            .map(|t| self.assign_target(t, "="))
+            .collect();
+        if let Some(last) = tys.last() {
+            self.rhs_for(value, last, "");
+        }
+        for (i, pair) in tys.windows(2).enumerate() {
+            if pair.iter().any(Ty::is_err) {
+                continue;
+            }
+            let why = "the target before this one is assigned its value";
+            self.expect(&pair[1], &pair[0], targets[i + 1].span.clone(), why);
+        }
     }
 
     /// `x op= e;`, `x++;`, `x--;`.
@@ -71,6 +103,22 @@ impl Checker {
     /// The target of an update: a local variable, a parameter, a field or an
     /// array element, of type `int`. Resolves it in place.
     fn update_target(&mut self, target: &mut Expr, sym: &str) {
+        let t = self.assign_target(target, sym);
+        if t.is_err() {
+            return;
+        }
+        self.expect(
+            &t,
+            &Ty::Int,
+            target.span.clone(),
+            &format!("`{sym}` needs an `int`"),
+        );
+    }
+
+    /// The target of `sym` (`=`, `+=`, `++`, ...): a local variable, a
+    /// parameter, a field or an array element. Resolves it in place; its
+    /// type (`Err` when it is not a target, reported).
+    fn assign_target(&mut self, target: &mut Expr, sym: &str) -> Ty {
         if let ExprKind::Name(id) = &target.kind
             && let Resolved::Class = self.lookup_name(&id.name)
         {
@@ -80,19 +128,25 @@ impl Checker {
             )
             .with_label("not a variable");
             self.report(d);
-            return;
+            return Ty::Err;
         }
         let t = self.expr(target, Pos::Value);
         match &target.kind {
-            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => {}
+            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => t,
             ExprKind::This => {
                 let d = error(target.span.clone(), "cannot assign to `this`")
                     .with_label("`this` is not a variable");
                 self.report(d);
-                return;
+                Ty::Err
+            }
+            ExprKind::Length(_) => {
+                let d = error(target.span.clone(), "cannot assign to `length`")
+                    .with_label("the length of an array is immutable");
+                self.report(d);
+                Ty::Err
             }
             // An unknown name was reported by `expr`.
-            ExprKind::Name(_) => return,
+            ExprKind::Name(_) => Ty::Err,
             _ => {
                 let d = error(
                     target.span.clone(),
@@ -100,14 +154,8 @@ impl Checker {
                 )
                 .with_label("cannot assign to this expression");
                 self.report(d);
-                return;
+                Ty::Err
             }
         }
-        self.expect(
-            &t,
-            &Ty::Int,
-            target.span.clone(),
-            &format!("`{sym}` needs an `int`"),
-        );
     }
 }

@@ -185,6 +185,7 @@ impl Checker {
                 }
             }
             StmtKind::Update { target, op, value } => self.update_stmt(target, *op, value.as_mut()),
+            StmtKind::Chain { targets, value } => self.chain(targets, value),
             StmtKind::For(f) => return self.for_loop(f),
             StmtKind::Assert(e) => self.assertion(e, Clause::Assert),
             StmtKind::Join(e) => self.assertion(e, Clause::Join),
@@ -263,7 +264,7 @@ impl Checker {
     }
 
     /// `rhs`, with what the expected type is for.
-    fn rhs_for(&mut self, e: &mut Expr, expected: &Ty, why: &str) {
+    pub(super) fn rhs_for(&mut self, e: &mut Expr, expected: &Ty, why: &str) {
         let span = e.span.clone();
         let t = match &mut e.kind {
             ExprKind::Call(call) => {

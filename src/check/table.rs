@@ -194,14 +194,19 @@ impl Table {
     }
 
     pub fn unknown_class(&self, name: &str, span: Span) -> Diagnostic {
+        let similar = suggest(name, self.class_names());
+        if similar.is_none()
+            && let Some(help) = java_type_help(name)
+        {
+            return error(span, format!("`{name}` is not a Sift type"))
+                .with_label("a Java type")
+                .with_help(help);
+        }
         let d =
             error(span, format!("cannot find class `{name}`")).with_label("not a declared class");
-        match suggest(name, self.class_names()) {
+        match similar {
             Some(s) => d.with_help(format!("a class with a similar name exists: `{s}`")),
-            None => match java_type_help(name) {
-                Some(help) => d.with_help(help),
-                None => d,
-            },
+            None => d,
         }
     }
 
@@ -398,7 +403,7 @@ fn java_type_help(name: &str) -> Option<&'static str> {
     Some(match name {
         "boolean" | "Boolean" => "did you mean `bool`? (Sift's boolean type)",
         "long" | "short" | "byte" | "Integer" | "Long" => {
-            "did you mean `int`? (Sift's integers are unbounded, so one type is enough)"
+            "did you mean `int`? (Sift has one integer type: unbounded, or Java's 32-bit `int` with `--overflow`)"
         }
         "String" | "char" | "Character" => "Sift has no strings or characters",
         "double" | "float" | "Double" | "Float" => "Sift has no floating-point numbers",

@@ -507,7 +507,9 @@ fn java_types_and_string_methods_get_a_hint() {
     );
     assert_eq!(
         help("class A { long n; }").as_deref(),
-        Some("did you mean `int`? (Sift's integers are unbounded, so one type is enough)")
+        Some(
+            "did you mean `int`? (Sift has one integer type: unbounded, or Java's 32-bit `int` with `--overflow`)"
+        )
     );
     assert_eq!(
         help(&wrap("    int n = a.length();")).as_deref(),

@@ -7,12 +7,12 @@ use crate::diag::line_col;
 use crate::report::text;
 use crate::stack::with_big_stack;
 use crate::symbolic::program::{MethodInfo, ProgramInfo};
-use crate::verify::{FileReport, checked_program};
+use crate::verify::{FileReport, checked_program_with};
 
 /// The checked program of a file, or its parse and type errors printed
 /// (exit status 2).
-pub fn load(path: &str, source: &str) -> Result<ProgramInfo, u8> {
-    match checked_program(path, source) {
+pub fn load(path: &str, source: &str, overflow: bool) -> Result<ProgramInfo, u8> {
+    match checked_program_with(path, source, overflow) {
         Ok((program, _)) => Ok(with_big_stack(move || ProgramInfo::new(program))),
         Err(report) => {
             print_front_errors(&report);
@@ -48,7 +48,8 @@ pub fn find_method<'p>(prog: &'p ProgramInfo, name: &str) -> Result<&'p MethodIn
     })
 }
 
-/// `sift run FILE --method C.m ARG...`: exit status 0 when the method
+/// `sift run FILE --method C.m ARG...` (`overflow`: `--overflow`, the
+/// interpreter raises `overflow` where `verify --overflow` checks): exit status 0 when the method
 /// returns (or stops at a false `assume`), 1 when a check fails or a
 /// budget runs out, 2 for bad input.
 pub fn run_command(
@@ -58,8 +59,9 @@ pub fn run_command(
     args: &[String],
     limits: Limits,
     infer: bool,
+    overflow: bool,
 ) -> u8 {
-    let prog = match load(path, source) {
+    let prog = match load(path, source, overflow) {
         Ok(p) => p,
         Err(code) => return code,
     };

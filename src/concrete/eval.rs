@@ -94,6 +94,10 @@ impl Machine<'_> {
                 None => Err(Stop::Internal("`old` without a pre-state".into())),
             },
             ExprKind::Opening(call, body) => self.opening(call, body, e.span.clone(), env),
+            ExprKind::Int32(a) => {
+                let v = self.eval(a, env)?;
+                self.int32(v, a, env)
+            }
             ExprKind::Using(call, body) => {
                 self.pure_call(call, env)?;
                 self.eval(body, env)
@@ -105,7 +109,8 @@ impl Machine<'_> {
             | ExprKind::Acc(_)
             | ExprKind::Untouched(_)
             // Lowered before any run (`crate::lower`).
-            | ExprKind::PostStep(..) => Err(Stop::Internal(format!(
+            | ExprKind::PostStep(..)
+            | ExprKind::PreStep(..) => Err(Stop::Internal(format!(
                 "unexpected form in an expression: `{}`",
                 self.text(&e.span)
             ))),
@@ -168,6 +173,23 @@ impl Machine<'_> {
             self.heap.get(&loc)
         };
         value.ok_or_else(|| Stop::Internal(format!("no value for `{}`", self.text(&e.span))))
+    }
+
+    /// The value `v` of an operation `a` in code under `--overflow`: it must
+    /// lie in Java's `int` range (docs/language.md section 4e).
+    fn int32(&mut self, v: Value, a: &Expr, env: Env) -> R<Value> {
+        const MIN: i128 = -2_147_483_648;
+        const MAX: i128 = 2_147_483_647;
+        match v {
+            Value::Int(n) if !(MIN..=MAX).contains(&n) => {
+                let reason = format!(
+                    "`{}` is {n}, outside Java's `int` range (`int` overflow)",
+                    self.text(&a.span)
+                );
+                Err(self.fail(Kind::Overflow, a.span.clone(), reason, env.store, env.perms))
+            }
+            v => Ok(v),
+        }
     }
 
     fn binary(&mut self, op: BinOp, a: Value, b: Value, e: &Expr, env: Env) -> R<Value> {

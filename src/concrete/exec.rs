@@ -207,7 +207,7 @@ impl Machine<'_> {
                 frame.perms =
                     self.consume(a, env(&frame.store, &read, old), &mut frame.perms, ob)?;
             }
-            StmtKind::Update { .. } | StmtKind::For(_) => {
+            StmtKind::Update { .. } | StmtKind::For(_) | StmtKind::Chain { .. } => {
                 return Err(Stop::Internal("a statement left to lowering".into()));
             }
         }

@@ -18,6 +18,8 @@ pub struct TestOptions {
     pub limits: Limits,
     pub infer: bool,
     pub timeout_ms: u32,
+    /// `--overflow` (docs/language.md section 4.6).
+    pub overflow: bool,
 }
 
 /// One path: where it branched, the inputs built for it, what the run did.
@@ -55,7 +57,15 @@ pub fn test_method(
 ) -> Vec<PathRow> {
     let src: Arc<str> = source.into();
     let cases = crate::stack::with_big_stack(|| {
-        explore(info, &src, mi, opts.unroll, opts.timeout_ms, opts.infer)
+        explore(
+            info,
+            &src,
+            mi,
+            opts.unroll,
+            opts.timeout_ms,
+            opts.infer,
+            opts.overflow,
+        )
     });
     let method = format!("{}.{}", mi.class, mi.decl.name.name);
     cases
@@ -260,7 +270,7 @@ pub fn test_command(
     json_out: bool,
     opts: TestOptions,
 ) -> u8 {
-    let prog = match super::cli::load(path, source) {
+    let prog = match super::cli::load(path, source, opts.overflow) {
         Ok(p) => Arc::new(p),
         Err(code) => return code,
     };

@@ -242,10 +242,12 @@ pub fn run(
     method: Option<&str>,
     timeout_ms: u32,
     infer: bool,
+    overflow: bool,
 ) -> ExitCode {
     let opts = Options {
         timeout_ms,
         infer,
+        overflow,
         // `sift debug` takes `--timeout`; the resource limit is fixed.
         limit_names: LimitNames {
             rlimit: None,

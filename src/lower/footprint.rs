@@ -27,28 +27,46 @@ impl Footprint {
     }
 }
 
-/// Whether `e` holds a postfix update.
+/// Whether `e` holds an update (`x++`, `++x`) or an allocation (`new`):
+/// what lowering takes out of an expression into statements before it.
 pub fn has_step(e: &Expr) -> bool {
     let mut found = false;
     exprs(e, &mut |e| {
-        found |= matches!(e.kind, ExprKind::PostStep(..))
+        found |= matches!(
+            e.kind,
+            ExprKind::PostStep(..)
+                | ExprKind::PreStep(..)
+                | ExprKind::New { .. }
+                | ExprKind::NewArray { .. }
+        )
     });
     found
 }
 
-/// The locations the postfix updates in `e` write.
+/// The locations the updates in `e` write, and the heap if it creates an
+/// object (a constructor may write any location its precondition gives
+/// it; a new array changes no location that exists before it).
 pub fn writes(e: &Expr) -> Footprint {
     let mut f = Footprint::default();
-    exprs(e, &mut |e| {
-        if let ExprKind::PostStep(_, target) = &e.kind {
-            match &target.kind {
-                ExprKind::Var(x) | ExprKind::Name(x) => {
-                    f.vars.insert(x.name.clone());
-                }
-                _ => f.heap = true,
-            }
+    exprs(e, &mut |e| match &e.kind {
+        ExprKind::PostStep(_, target) | ExprKind::PreStep(_, target) => {
+            f.add(&target_footprint(target))
         }
+        ExprKind::New { .. } => f.heap = true,
+        _ => {}
     });
+    f
+}
+
+/// The location an assignment to `target` writes: a variable, or the heap.
+pub fn target_footprint(target: &Expr) -> Footprint {
+    let mut f = Footprint::default();
+    match &target.kind {
+        ExprKind::Var(x) | ExprKind::Name(x) => {
+            f.vars.insert(x.name.clone());
+        }
+        _ => f.heap = true,
+    }
     f
 }
 

@@ -1,7 +1,7 @@
 //! Lowering of the statement sugar of docs/language.md section 3.4 to the
 //! statements the engine knows, after type checking (on a program without
 //! type errors): the symbolic engine and the concrete interpreter never see
-//! `x++`, `x op= e` or `for`.
+//! `x++`, `++x`, `x op= e`, chains, `new` inside an expression or `for`.
 //!
 //! - `target op= e;`, `target++;` become `target = target op e;` with the
 //!   target's receiver evaluated once ([`place`]).
@@ -12,6 +12,11 @@
 //!   reads is first captured in a temporary too ([`footprint`]). An update
 //!   in an operand evaluated only on some paths (the right of `&&`, `||`,
 //!   `==>`, a branch of `?:`) runs under an `if` that takes those paths.
+//! - A prefix `++x` stores first and reads the new value (a field's or an
+//!   element's from a temporary); `x = y = e;` locates every target first,
+//!   left to right, then stores `e` into the last and that value into each
+//!   one before it; `new C(args)` / `new T[e]` inside an expression becomes
+//!   a temporary assigned before the statement, in evaluation order.
 //! - `for (init; c; update) invariant I; { s }` becomes
 //!   `init; while (c) invariant I; { s update; }` in the enclosing block: the
 //!   checker kept `init`'s variable local to the loop, so no later statement
@@ -25,7 +30,9 @@
 //! source statement (of an `if`: its condition), and every expression its
 //! own, so errors keep their kind and location.
 
+mod chain;
 mod footprint;
+mod overflow;
 mod place;
 
 use crate::syntax::ast::*;
@@ -33,13 +40,18 @@ use footprint::{Footprint, has_step, reads, writes};
 use place::Place;
 
 /// Lowers every method and constructor body of a checked program; `src` is
-/// the program's text (for the names of temporaries).
-pub fn program(p: &mut Program, src: &str) {
+/// the program's text (for the names of temporaries). With `overflow`
+/// (`--overflow`), the operations of code are then marked to be checked
+/// against Java's `int` range ([`overflow`]).
+pub fn program(p: &mut Program, src: &str, overflow: bool) {
     for class in &mut p.classes {
         for m in &mut class.methods {
             let mut l = Lowerer { src, next: 0 };
             l.body(&mut m.body);
         }
+    }
+    if overflow {
+        overflow::program(p);
     }
 }
 
@@ -66,7 +78,7 @@ fn is_whole_rhs(e: &Expr) -> bool {
 /// holds a postfix update.
 fn needs_lowering(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Update { .. } | StmtKind::For(_) => true,
+        StmtKind::Update { .. } | StmtKind::For(_) | StmtKind::Chain { .. } => true,
         StmtKind::While { cond, .. } => has_step(cond),
         StmtKind::Local { init: Some(e), .. }
         | StmtKind::Assign { value: e, .. }
@@ -115,6 +127,7 @@ impl Lowerer<'_> {
             StmtKind::Update { target, op, value } => {
                 return self.update(target, op, value, span, out);
             }
+            StmtKind::Chain { targets, value } => return self.chain(targets, value, span, out),
             StmtKind::For(f) => {
                 let For {
                     init,
@@ -266,7 +279,8 @@ impl Lowerer<'_> {
             // `x++` is `x = x + 1`; the `1` stands at the operator.
             None => Expr::new(ExprKind::Int("1".into()), end.saturating_sub(2)..end),
         };
-        let at = read.span.start..value.span.end.max(end);
+        // From the statement's start: `--x;` is blamed as a whole.
+        let at = span.start.min(read.span.start)..value.span.end.max(end);
         let new = Expr::new(ExprKind::Binary(op, Box::new(read), Box::new(value)), at);
         out.push(Stmt {
             kind: place.write(new),
@@ -314,6 +328,10 @@ impl Lowerer<'_> {
                 let args = self.seq(args, site, out);
                 Expr::new(ExprKind::New { class, args }, e.span)
             }
+            ExprKind::NewArray { elem, size } => {
+                let size = Box::new(self.expr(*size, site, out));
+                Expr::new(ExprKind::NewArray { elem, size }, e.span)
+            }
             kind => self.expr(Expr::new(kind, e.span), site, out),
         }
     }
@@ -346,16 +364,19 @@ impl Lowerer<'_> {
                 });
                 return old;
             }
+            ExprKind::PreStep(op, target) => {
+                return self.pre_step(op, *target, span, site, out);
+            }
+            // `new` inside an expression: the object in a temporary first.
+            kind @ (ExprKind::New { .. } | ExprKind::NewArray { .. }) => {
+                return self.call_result(Expr::new(kind, span), site, out);
+            }
             ExprKind::Field { recv, field, class } => ExprKind::Field {
                 recv: Box::new(self.expr(*recv, site, out)),
                 field,
                 class,
             },
             ExprKind::Call(call) => ExprKind::Call(Box::new(self.call(*call, site, out))),
-            ExprKind::New { class, args } => ExprKind::New {
-                class,
-                args: self.seq(args, site, out),
-            },
             ExprKind::Unary(op, a) => ExprKind::Unary(op, Box::new(self.expr(*a, site, out))),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b)
                 if has_step(&b) =>
@@ -385,10 +406,6 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Length(a) => ExprKind::Length(Box::new(self.expr(*a, site, out))),
-            ExprKind::NewArray { elem, size } => ExprKind::NewArray {
-                elem,
-                size: Box::new(self.expr(*size, site, out)),
-            },
             // `old`, `opening`, `using`, `acc`, `untouched` hold none (the
             // checker bans them there).
             kind => kind,

@@ -6,7 +6,7 @@ fn lowered(src: &str) -> Vec<String> {
     let mut p = crate::syntax::parse(src).expect("parses");
     let errors = crate::check::check(&mut p);
     assert!(errors.is_empty(), "{errors:?}");
-    program(&mut p, src);
+    program(&mut p, src, false);
     let mut out = Vec::new();
     block(&p.classes[0].methods[0].body, "", &mut out);
     out
@@ -78,6 +78,8 @@ fn show(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(show).collect();
             format!("new {}({})", class.name, args.join(", "))
         }
+        ExprKind::NewArray { elem, size } => format!("new {}[{}]", elem.kind, show(size)),
+        ExprKind::Length(a) => format!("{}.length", show(a)),
         other => format!("{other:?}"),
     }
 }
@@ -87,7 +89,8 @@ fn in_method(body: &str) -> String {
         "class C {{ int f; C next;
   void m(int i, int x, C o) {{ {body} }}
   void n(int a, int b) {{ }}
-  pure int p(int a, int b) {{ return a; }} }}"
+  pure int p(int a, int b) {{ return a; }}
+  int n2() {{ return 2; }} }}"
     )
 }
 
@@ -331,4 +334,55 @@ fn checked_expr(e: &str) -> Expr {
         StmtKind::Assign { value, .. } => value.clone(),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn prefix_updates_store_then_give_the_new_value() {
+    assert_eq!(
+        lowered(&in_method("++x; x = i + ++i; x = ++o.f * 2;")),
+        [
+            "x = (x + 1)",
+            "i#1 = i",
+            "i = (i + 1)",
+            "x = (i#1 + i)",
+            "++o.f#2 = (o.f + 1)",
+            "o.f = ++o.f#2",
+            "x = (++o.f#2 * 2)",
+        ]
+    );
+}
+
+#[test]
+fn chains_locate_every_target_first_and_store_from_the_last() {
+    assert_eq!(
+        lowered(&in_method(
+            "x = i = 1; o.f = x = n2(); o.next.f = next.f = i + 1;"
+        )),
+        [
+            "i = 1",
+            "x = i",
+            "x = this.n2()",
+            "o.f = x",
+            "o.next#1 = o.next",
+            "next#2 = this.next",
+            "i + 1#3 = (i + 1)",
+            "next#2.f = i + 1#3",
+            "o.next#1.f = i + 1#3",
+        ]
+    );
+}
+
+#[test]
+fn new_inside_an_expression_gets_a_temporary_in_order() {
+    assert_eq!(
+        lowered(&in_method("n(new C().f, i++); x = new int[i].length;")),
+        [
+            "new C()#1 = new C()",
+            "i++#2 = i",
+            "i = (i++#2 + 1)",
+            "this.n(new C()#1.f, i++#2)",
+            "new int[i]#3 = new int[i]",
+            "x = new int[i]#3.length",
+        ]
+    );
 }

@@ -251,6 +251,10 @@ impl<'a> Walker<'a> {
                 .expr(target)
                 .or_else(|| value.as_ref().and_then(|v| self.expr(v))),
             StmtKind::For(f) => self.for_loop(f),
+            StmtKind::Chain { targets, value } => targets
+                .iter()
+                .find_map(|t| self.expr(t))
+                .or_else(|| self.expr(value)),
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
             StmtKind::Call(e)
             | StmtKind::Assert(e)
@@ -361,7 +365,9 @@ impl<'a> Walker<'a> {
             | ExprKind::Old(a)
             | ExprKind::Acc(a)
             | ExprKind::Untouched(a)
-            | ExprKind::PostStep(_, a) => self.expr(a),
+            | ExprKind::PostStep(_, a)
+            | ExprKind::PreStep(_, a)
+            | ExprKind::Int32(a) => self.expr(a),
             ExprKind::Binary(_, a, b) => self.expr(a).or_else(|| self.expr(b)),
             ExprKind::Cond(c, a, b) => self
                 .expr(c)

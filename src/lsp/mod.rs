@@ -77,6 +77,8 @@ struct Config {
     jobs: usize,
     /// Ghost statement inference (setting `infer`, default on).
     infer: bool,
+    /// Java's 32-bit `int` in code (setting `overflow`, default off).
+    overflow: bool,
 }
 
 impl Config {
@@ -92,6 +94,10 @@ impl Config {
                 .get("infer")
                 .and_then(Value::as_bool)
                 .unwrap_or(defaults.infer),
+            overflow: v
+                .get("overflow")
+                .and_then(Value::as_bool)
+                .unwrap_or(defaults.overflow),
         }
     }
 }
@@ -543,6 +549,7 @@ impl Server {
                     .as_ref()
                     .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET),
                 infer: self.config.infer,
+                overflow: self.config.overflow,
                 limit_names: LimitNames {
                     rlimit: None,
                     timeout: Some("the `timeoutMs` setting".to_string()),

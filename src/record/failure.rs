@@ -64,6 +64,14 @@ pub enum Reason {
     /// The measure of `callee` at a call might be negative or not smaller
     /// than the caller's (the fourth case of the termination check).
     MeasureMayNotDecrease { callee: String },
+    /// The value of `expr` (an operation in code, `--overflow`) might lie
+    /// above (`above`) or below Java's `int` range; `fact` is what would
+    /// rule that out, in the program's terms.
+    MightOverflow {
+        expr: String,
+        above: bool,
+        fact: String,
+    },
 }
 
 impl Reason {
@@ -84,7 +92,8 @@ impl Reason {
             | Reason::MeasureMayNotDecrease { .. }
             | Reason::ArrayMaybeNull { .. }
             | Reason::IndexMaybeOutside { .. }
-            | Reason::SizeMaybeNegative { .. } => None,
+            | Reason::SizeMaybeNegative { .. }
+            | Reason::MightOverflow { .. } => None,
         }
     }
 }

@@ -61,6 +61,8 @@ pub enum Hint {
     Decreases { callee: String },
     /// The divisor `divisor` might be zero.
     NonZero { divisor: String },
+    /// An operation might overflow; `fact` would rule it out.
+    InRange { fact: String },
     /// A precondition calls the pure method `callee` it belongs to.
     NoSelfCall { callee: String },
     /// The pure method `callee` calls itself without a measure.

@@ -72,7 +72,9 @@ impl StmtForm {
     pub fn of(kind: &StmtKind) -> StmtForm {
         match kind {
             StmtKind::Local { .. } => StmtForm::Declare,
-            StmtKind::Assign { .. } | StmtKind::Update { .. } => StmtForm::Assign,
+            StmtKind::Assign { .. } | StmtKind::Update { .. } | StmtKind::Chain { .. } => {
+                StmtForm::Assign
+            }
             StmtKind::FieldAssign { .. } | StmtKind::IndexAssign { .. } => StmtForm::FieldWrite,
             StmtKind::Call(_) => StmtForm::Call,
             StmtKind::If { .. } => StmtForm::If,

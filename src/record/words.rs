@@ -71,6 +71,13 @@ impl fmt::Display for Reason {
             Reason::MightNotHold { fact } => write!(f, "`{fact}` might not hold"),
             Reason::MightHaveChanged { part } => write!(f, "`{part}` might have changed"),
             Reason::DivisorMaybeZero { expr } => write!(f, "the divisor of `{expr}` might be zero"),
+            Reason::MightOverflow { expr, above, .. } => {
+                if *above {
+                    write!(f, "`{expr}` might be above 2147483647 (`int` overflow)")
+                } else {
+                    write!(f, "`{expr}` might be below -2147483648 (`int` overflow)")
+                }
+            }
             Reason::ReceiverMaybeNull { receiver } => {
                 write!(f, "the receiver `{receiver}` might be null")
             }
@@ -155,7 +162,8 @@ pub fn obligation_message(kind: Kind) -> &'static str {
         | Kind::DivisionByZero
         | Kind::Termination
         | Kind::IndexOutOfBounds
-        | Kind::ArraySizeNegative => "verification failed",
+        | Kind::ArraySizeNegative
+        | Kind::Overflow => "verification failed",
     }
 }
 
@@ -328,6 +336,10 @@ impl fmt::Display for Hint {
             Hint::NonZero { divisor } => write!(
                 f,
                 "add `requires {divisor} != 0;`, or test it: `if ({divisor} != 0) {{ ... }}`"
+            ),
+            Hint::InRange { fact } => write!(
+                f,
+                "add `requires {fact};`, or test it: `if ({fact}) {{ ... }}`"
             ),
             Hint::InBounds { array, index } => write!(
                 f,

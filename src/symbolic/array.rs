@@ -23,7 +23,9 @@ pub fn eval_length(ctx: &mut Ctx, s: State, arr: &Expr, e: &Expr, k: TermCont) {
     eval(ctx, s, arr, &|ctx, s, t| {
         let nonnull = Term::neq(t.clone(), Term::null());
         if ctx.prove(&s, &nonnull, "is the array non-null?") {
-            return k(ctx, s, Term::length(t));
+            let len = Term::length(t);
+            let s = super::overflow::with_length(ctx, s, &len);
+            return k(ctx, s, len);
         }
         let reason = Reason::ArrayMaybeNull {
             array: ctx.text(&arr.span),
@@ -56,6 +58,7 @@ pub fn eval_index(
             let read = |ctx: &mut Ctx, st: State, seq: Term| {
                 in_bounds(ctx, st, &a, &i, e.span.clone(), &|ctx, st| {
                     let v = Term::from_snap(Term::select(seq.clone(), i.clone()), sort);
+                    let st = super::overflow::with_int(ctx, st, &v);
                     k(ctx, st, v)
                 })
             };

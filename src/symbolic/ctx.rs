@@ -74,6 +74,9 @@ pub struct Ctx<'z> {
     loop_depth: u32,
     /// Ghost statement inference (docs/language.md section 6) is on.
     pub infer: bool,
+    /// `int` is Java's 32-bit integer in code (`--overflow`, section 4e):
+    /// the state's `int`s are assumed in range (`overflow`).
+    pub overflow: bool,
     /// Failures of the inferred steps being tried: (trial, state, reason).
     trial_failures: Vec<(u32, State, Reason)>,
     next_trial: u32,
@@ -125,6 +128,7 @@ impl<'z> Ctx<'z> {
             route: None,
             loop_depth: 0,
             infer: true,
+            overflow: false,
             trial_failures: Vec::new(),
             next_trial: 0,
             unroll: None,

@@ -52,16 +52,18 @@ pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
         }),
         ExprKind::Cond(c, a, b) => eval_cond(ctx, s, c, Arm::Expr(a), Arm::Expr(b), k),
         ExprKind::Old(a) => eval_old(ctx, s, a, k),
+        ExprKind::Int32(a) => super::overflow::eval_int32(ctx, s, a, k),
         ExprKind::Opening(call, body) => eval_opening(ctx, s, call, body, e.span.clone(), k),
         ExprKind::Using(call, body) => eval_using(ctx, s, call, body, k),
         ExprKind::Quant(q) => super::quant::eval_quant(ctx, s, q, k),
-        // `PostStep` is lowered before verification (`crate::lower`).
+        // `PostStep` and `PreStep` are lowered before verification (`crate::lower`).
         ExprKind::Name(_)
         | ExprKind::New { .. }
         | ExprKind::NewArray { .. }
         | ExprKind::Acc(_)
         | ExprKind::Untouched(_)
-        | ExprKind::PostStep(..) => {
+        | ExprKind::PostStep(..)
+        | ExprKind::PreStep(..) => {
             ctx.internal(&s, e.span.clone(), "unexpected form in an expression")
         }
     }
@@ -86,6 +88,7 @@ fn eval_field(ctx: &mut Ctx, s: State, recv: &Expr, field: &str, e: &Expr, k: Te
         Some(id) => match s.heap.get(id) {
             Some(Chunk::Field { value, .. }) => {
                 let v = value.clone();
+                let s = super::overflow::with_int(ctx, s, &v);
                 k(ctx, s, v)
             }
             _ => ctx.internal(&s, e.span.clone(), "field chunk expected"),
@@ -100,7 +103,10 @@ fn eval_field(ctx: &mut Ctx, s: State, recv: &Expr, field: &str, e: &Expr, k: Te
             &t,
             e.span.clone(),
             &|ctx, st, opened, id| match opened.get(id) {
-                Some(Chunk::Field { value, .. }) => k(ctx, st, value.clone()),
+                Some(Chunk::Field { value, .. }) => {
+                    let st = super::overflow::with_int(ctx, st, value);
+                    k(ctx, st, value.clone())
+                }
                 _ => ctx.internal(&st, e.span.clone(), "field chunk expected"),
             },
             &|ctx, st| {

@@ -168,7 +168,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
         // Figure 8, row 10: use.
         StmtKind::Use(e) => with_call(ctx, s, e, &|ctx, s, call| unfold_pure(ctx, s, call, &done)),
         StmtKind::Join(a) => exec_join(ctx, s, a, st.span.clone(), k),
-        StmtKind::Update { .. } | StmtKind::For(_) => {
+        StmtKind::Update { .. } | StmtKind::For(_) | StmtKind::Chain { .. } => {
             ctx.internal(&s, st.span.clone(), "a statement left to lowering")
         }
     }
@@ -299,6 +299,7 @@ fn invoke(
             .ret
             .map(|sort| ctx.fresh(&format!("{}_result", m.decl.name.name), sort));
         if let Some(r) = &result {
+            super::overflow::assume_int(ctx, &mut post, r);
             post.store.insert("result".into(), r.clone());
         }
         let snap = ctx.fresh_snap();
@@ -394,6 +395,7 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
         if let Some(old) = s.store.get(v.as_str()) {
             let sort = old.sort();
             let t = ctx.fresh(v, sort);
+            super::overflow::assume_int(ctx, s, &t);
             s.store.insert(v.as_str().into(), t);
         }
     }

@@ -120,6 +120,7 @@ pub fn hint(ctx: &Ctx, s: &State, view: &FailureView) -> Option<Hint> {
             })
         }
         Reason::SizeMaybeNegative { size } => Some(Hint::NonNegativeSize { size: size.clone() }),
+        Reason::MightOverflow { fact, .. } => Some(Hint::InRange { fact: fact.clone() }),
         Reason::MeasureMayNotDecrease { callee } => Some(Hint::Decreases {
             callee: short_name(callee).to_string(),
         }),

@@ -11,6 +11,7 @@ pub mod hint;
 pub mod infer;
 pub mod measure;
 pub mod names;
+pub mod overflow;
 pub mod paths;
 pub mod produce;
 pub mod program;

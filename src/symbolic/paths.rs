@@ -162,6 +162,7 @@ pub fn explore(
     unroll: u32,
     timeout_ms: u32,
     infer: bool,
+    overflow: bool,
 ) -> Vec<PathCase> {
     let limits = Limits {
         timeout_ms,
@@ -170,14 +171,16 @@ pub fn explore(
     crate::solver::with_solver(&info.fun_decls(), limits, false, None, |solver| {
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.infer = infer;
+        ctx.overflow = overflow;
         ctx.unroll = Some(unroll);
         ctx.assigned = m.assigned.clone();
-        let s0 = initial_state(
+        let mut s0 = initial_state(
             &mut ctx,
             !m.decl.is_static,
             &m.decl.params,
             m.decl.name.span.clone(),
         );
+        super::overflow::assume_store(&ctx, &mut s0);
         let starts = RefCell::new(Vec::new());
         let snap = ctx.fresh_snap();
         produce(&mut ctx, s0.clone(), snap, &m.pre, &|_, s1| {

@@ -38,12 +38,13 @@ pub(crate) fn initial_state(ctx: &mut Ctx, instance: bool, params: &[Param], spa
 /// contract is ill-defined is not verified.
 pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
     ctx.assigned = m.assigned.clone();
-    let s0 = initial_state(
+    let mut s0 = initial_state(
         ctx,
         !m.decl.is_static,
         &m.decl.params,
         m.decl.name.span.clone(),
     );
+    super::overflow::assume_store(ctx, &mut s0);
 
     ctx.entry = Some(s0.store.clone());
     // A task's route applies to the body's paths, not to this check.
@@ -56,6 +57,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         s2.heap = Heap::new();
         if let Some(sort) = m.ret {
             let r = ctx.fresh("result", sort);
+            super::overflow::assume_int(ctx, &mut s2, &r);
             s2.store.insert("result".into(), r);
         }
         let snap = ctx.fresh_snap();

@@ -301,7 +301,8 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
             | StmtKind::Close(_)
             | StmtKind::Use(_)
             | StmtKind::Join(_)
-            | StmtKind::Update { .. } => {}
+            | StmtKind::Update { .. }
+            | StmtKind::Chain { .. } => {}
         }
     }
 }
@@ -368,6 +369,13 @@ pub enum StmtKind {
     /// `for (init; cond; update) invariant I; { body }`; lowered after
     /// checking.
     For(Box<For>),
+    /// `x = y = e;`: `targets` in source order (at least two), each a
+    /// `Name`, `Var`, `Field` or `Index`; `e` is assigned to the last, then
+    /// that value to each one before it. Lowered after checking.
+    Chain {
+        targets: Vec<Expr>,
+        value: Expr,
+    },
     Assert(Expr),
     Assume(Expr),
     Return(Option<Expr>),
@@ -403,7 +411,7 @@ pub enum UnOp {
     Neg,
 }
 
-/// The postfix `++` and `--`.
+/// The `++` and `--` of updates (postfix or prefix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StepOp {
     Incr,
@@ -523,6 +531,14 @@ pub enum ExprKind {
     /// the update. The target is as in [`StmtKind::Update`]. Lowered after
     /// checking (`crate::lower`): the engine never sees it.
     PostStep(StepOp, Box<Expr>),
+    /// `++x` / `--x` inside a statement's expression: the update, then the
+    /// new value. Lowered like `PostStep`.
+    PreStep(StepOp, Box<Expr>),
+    /// The value of an operation in code under `--overflow` (an arithmetic
+    /// operator, unary minus, a pure call returning `int`): it must lie in
+    /// Java's `int` range, else an `overflow` error at it. Never in the
+    /// source: the lowering wraps code's operations (`crate::lower`).
+    Int32(Box<Expr>),
 }
 
 /// A quantifier: its bound variables (each `int` or `bool`, checked by the

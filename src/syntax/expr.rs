@@ -40,7 +40,10 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(left(Rule::op_lt) | left(Rule::op_le) | left(Rule::op_gt) | left(Rule::op_ge))
         .op(left(Rule::op_add) | left(Rule::op_sub))
         .op(left(Rule::op_mul) | left(Rule::op_div) | left(Rule::op_rem))
-        .op(Op::prefix(Rule::op_not) | Op::prefix(Rule::op_neg))
+        .op(Op::prefix(Rule::op_not)
+            | Op::prefix(Rule::op_neg)
+            | Op::prefix(Rule::op_pre_incr)
+            | Op::prefix(Rule::op_pre_decr))
         .op(Op::postfix(Rule::call_suffix)
             | Op::postfix(Rule::field_suffix)
             | Op::postfix(Rule::index_suffix)
@@ -99,7 +102,12 @@ fn built(b: &Builder, p: P, nest: usize) -> R<Built> {
         for t in items {
             if matches!(
                 t.as_rule(),
-                Rule::op_not | Rule::op_neg | Rule::op_cond | Rule::op_implies
+                Rule::op_not
+                    | Rule::op_neg
+                    | Rule::op_pre_incr
+                    | Rule::op_pre_decr
+                    | Rule::op_cond
+                    | Rule::op_implies
             ) {
                 recursive += 1;
                 if recursive > MAX_DEPTH {
@@ -300,18 +308,17 @@ fn primary(b: &Builder, p: P, nest: usize) -> R<Built> {
 
 fn prefix(op: P, rhs: Built) -> R<Built> {
     let op_span = span_of(&op);
-    let un = match op.as_rule() {
-        Rule::op_not => UnOp::Not,
-        Rule::op_neg => UnOp::Neg,
+    let span = op_span.start..rhs.expr.span.end;
+    let target = Box::new(rhs.expr);
+    let kind = match op.as_rule() {
+        Rule::op_not => ExprKind::Unary(UnOp::Not, target),
+        Rule::op_neg => ExprKind::Unary(UnOp::Neg, target),
+        // The checker says which targets can be updated.
+        Rule::op_pre_incr => ExprKind::PreStep(StepOp::Incr, target),
+        Rule::op_pre_decr => ExprKind::PreStep(StepOp::Decr, target),
         _ => return Err(internal(op_span)),
     };
-    let span = op_span.start..rhs.expr.span.end;
-    node(
-        ExprKind::Unary(un, Box::new(rhs.expr)),
-        span,
-        rhs.depth + 1,
-        op_span,
-    )
+    node(kind, span, rhs.depth + 1, op_span)
 }
 
 fn postfix(b: &Builder, lhs: Built, op: P, nest: usize) -> R<Built> {

@@ -20,6 +20,23 @@ const MODIFIERS: [&str; 9] = [
     "native",
 ];
 
+/// Whether `word` is a Java modifier Sift does not have.
+pub fn is_modifier(word: &str) -> bool {
+    MODIFIERS.contains(&word)
+}
+
+/// `public`, `final`, ... at `span`.
+pub fn modifier_error(word: &str, span: Span) -> Diagnostic {
+    let help = if word.starts_with('p') {
+        format!("remove `{word}`: Sift has no access modifiers, every member is visible")
+    } else {
+        format!("remove `{word}`: Sift has no such modifier")
+    };
+    Diagnostic::new(Kind::Parse, span, format!("`{word}` is not Sift"))
+        .with_label("a Java modifier")
+        .with_help(help)
+}
+
 /// A diagnostic for a Java habit at the failure at `pos`, where `found`
 /// names the token there and `wanted` the tokens that could follow.
 pub fn java_habit(src: &str, pos: usize, found: &str, wanted: &str) -> Option<Diagnostic> {
@@ -36,25 +53,19 @@ pub fn java_habit(src: &str, pos: usize, found: &str, wanted: &str) -> Option<Di
         Some(s) => text(s),
         None => &src[token_at(src, pos).0],
     };
-    if let Some(modifier) = before.get(start)
-        && MODIFIERS.contains(&text(modifier))
-        && next_is_word(second)
-    {
-        let word = text(modifier);
-        let help = if word.starts_with('p') {
-            format!("remove `{word}`: Sift has no access modifiers, every member is visible")
-        } else {
-            format!("remove `{word}`: Sift has no such modifier")
-        };
-        return Some(
-            Diagnostic::new(
-                Kind::Parse,
-                modifier.clone(),
-                format!("`{word}` is not Sift"),
-            )
-            .with_label("a Java modifier")
-            .with_help(help),
-        );
+    // `final int x` in a parameter list: the modifier right before a word.
+    let modifier = match before.get(start) {
+        Some(m) if MODIFIERS.contains(&text(m)) && next_is_word(second) => Some(m),
+        _ => before
+            .last()
+            .filter(|m| MODIFIERS.contains(&text(m)) && next_is_word(&src[token_at(src, pos).0])),
+    };
+    if let Some(modifier) = modifier {
+        return Some(modifier_error(text(modifier), modifier.clone()));
+    }
+    let words: Vec<&str> = before[start..].iter().map(text).collect();
+    if let Some(d) = java_form(src, pos, &words, &before, wanted) {
+        return Some(d);
     }
     let base = |help: &str| {
         let (span, _) = token_at(src, pos);
@@ -105,6 +116,141 @@ fn not_yet(src: &str, pos: usize, found: &str) -> Option<String> {
         return Some(format!(
             "sequence literals (`[1, 2]`) are not supported yet; {INSTEAD}"
         ));
+    }
+    None
+}
+
+/// A Java form Sift does not have, recognised from the tokens `words` of
+/// the declaration or statement that failed and the token at `pos`: one
+/// message naming it, and the Sift way (or that there is none).
+fn java_form(
+    src: &str,
+    pos: usize,
+    words: &[&str],
+    before: &[Span],
+    wanted: &str,
+) -> Option<Diagnostic> {
+    let (at_span, _) = token_at(src, pos);
+    let at = &src[at_span.clone()];
+    let prev = |k: usize| {
+        before
+            .len()
+            .checked_sub(k)
+            .and_then(|i| before.get(i))
+            .map(|s| &src[s.clone()])
+    };
+    let form = |span: Span, what: &str, label: &str, help: &str| {
+        Some(
+            Diagnostic::new(Kind::Parse, span, format!("{what} is not Sift"))
+                .with_label(label.to_string())
+                .with_help(help.to_string()),
+        )
+    };
+    const NO_EXCEPTIONS: &str = "Sift has no exceptions: say what callers must ensure with `requires`, and check what cannot happen with `assert`";
+    const NO_INITIALIZERS: &str =
+        "create the array, then set its elements: `int[] a = new int[2]; a[0] = 1; a[1] = 2;`";
+    if at.starts_with('"') || at.starts_with('\'') {
+        let quote = if at.starts_with('"') { '"' } else { '\'' };
+        let rest = &src[pos + 1..];
+        let len = rest.find([quote, '\n', '\r']).map_or(rest.len(), |k| {
+            k + usize::from(rest[k..].starts_with(quote))
+        });
+        let what = if quote == '"' {
+            "a string literal"
+        } else {
+            "a character literal"
+        };
+        return form(
+            pos..pos + 1 + len,
+            what,
+            "Sift has no strings or characters",
+            "Sift's values are `int`, `bool`, objects and arrays: use an `int` (a character code) or an `int[]`",
+        );
+    }
+    match (words.first().copied(), at) {
+        (Some("switch"), _) => {
+            return form(
+                before[before.len() - words.len()].clone(),
+                "`switch`",
+                "a Java statement",
+                "test the cases with `if (x == 1) { ... } else if (x == 2) { ... } else { ... }`",
+            );
+        }
+        (Some(kw @ ("throw" | "try" | "catch" | "finally")), _) => {
+            let at = before[before.len() - words.len()].clone();
+            return form(
+                at,
+                &format!("`{kw}`"),
+                "a Java exception statement",
+                NO_EXCEPTIONS,
+            );
+        }
+        (_, "throws") => {
+            return form(
+                at_span,
+                "`throws`",
+                "a Java exception clause",
+                NO_EXCEPTIONS,
+            );
+        }
+        _ => {}
+    }
+    if at == "{" && prev(1) == Some("=") {
+        return form(
+            at_span,
+            "an array initializer",
+            "a Java array initializer",
+            NO_INITIALIZERS,
+        );
+    }
+    if at == "]" && prev(1) == Some("[") && prev(3) == Some("new") {
+        let start = before[before.len() - 3].start;
+        let end = src[pos..].find('}').map_or(at_span.end, |k| pos + k + 1);
+        return form(
+            start..end,
+            "an array initializer",
+            "a Java array initializer",
+            NO_INITIALIZERS,
+        );
+    }
+    if at == ":" && words.first() == Some(&"for") {
+        return form(
+            at_span,
+            "a for-each loop",
+            "a Java for-each loop",
+            "loop over the indexes: `for (int i = 0; i < a.length; i++) invariant 0 <= i && i <= a.length; { ... a[i] ... }`",
+        );
+    }
+    if at == "<"
+        && src[at_span.end..]
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_uppercase() || c == '?')
+        && prev(1).is_some_and(next_is_word)
+    {
+        return form(
+            at_span,
+            "a generic type",
+            "Java generics",
+            "Sift has no generics or library collections: use an array `T[]`, or a class of your own with the element type written out",
+        );
+    }
+    // A member that is neither a method nor a constructor: a field.
+    let member = wanted.contains("`(`") && matches!(at, "=" | ";");
+    if member && words.first() == Some(&"static") {
+        return form(
+            before[before.len() - words.len()].clone(),
+            "a static field",
+            "a Java static field",
+            "keep the value in a field of an object that the methods share (as a parameter), or pass it as an argument",
+        );
+    }
+    if member && at == "=" && words.len() == 2 {
+        return form(
+            at_span,
+            "a field initializer",
+            "a Java field initializer",
+            "a field starts with its type's default (`0`, `false`, `null`): set it in a constructor, `x = 1;`",
+        );
     }
     None
 }

@@ -32,6 +32,15 @@ pub fn base_type(p: &P) -> Option<TypeKind> {
 pub fn array_of(base: TypeKind, dims: usize) -> TypeKind {
     (0..dims).fold(base, |t, _| TypeKind::Array(Box::new(t)))
 }
+/// Whether an assignment may target `e` as parsed (a name, a field or an
+/// element; the checker says which names are variables).
+fn assignable(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Name(_) | ExprKind::Field { .. } | ExprKind::Index { .. }
+    )
+}
+
 /// Errors are boxed: a `Diagnostic` is large, and results travel through
 /// every level of the recursion.
 pub type R<T> = Result<T, Box<Diagnostic>>;
@@ -284,6 +293,19 @@ impl Builder<'_> {
             Some(_) => None,
             None => Some(self.ty(&k.expect(Rule::ty)?)?),
         };
+        // `public A() { }`: a constructor with a modifier parses as a
+        // method whose result type is the modifier.
+        if let Some(Type {
+            kind: TypeKind::Class(word),
+            span,
+        }) = &ret
+            && crate::syntax::habits::is_modifier(word)
+        {
+            return Err(Box::new(crate::syntax::habits::modifier_error(
+                word,
+                span.clone(),
+            )));
+        }
         let name = ident(&k.expect(Rule::ident)?);
         let params = self.param_list(&mut k)?;
         let (requires, ensures, body) = self.contract_and_body(&mut k)?;
@@ -482,7 +504,25 @@ impl Builder<'_> {
     /// token after it (`;` or `)`) starts.
     pub(super) fn simple_head(&self, p: P, next: usize) -> R<StmtKind> {
         let mut k = Kids::of(p);
+        // `++x;`: the update `x += 1`, as `x++;`.
+        let pre = match k.peek_rule() {
+            Some(Rule::op_pre_incr) => Some(BinOp::Add),
+            Some(Rule::op_pre_decr) => Some(BinOp::Sub),
+            _ => None,
+        };
+        if let Some(op) = pre {
+            k.next()?;
+            let target = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+            return Ok(StmtKind::Update {
+                target: target.expr,
+                op,
+                value: None,
+            });
+        }
         let lhs = expr::postfix_expr(self, k.expect(Rule::postfix_expr)?, 0)?;
+        if k.peek_rule() == Some(Rule::chain_link) {
+            return self.chain(lhs.expr, k);
+        }
         if let Some(op) = crate::syntax::sugar::update_op(k.peek_rule()) {
             k.next()?;
             let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
@@ -504,19 +544,7 @@ impl Builder<'_> {
                     target: lhs.expr,
                     value,
                 }),
-                _ => {
-                    let (span, _) = crate::syntax::scan::token_at(self.src, eq.as_span().start());
-                    Err(Box::new(
-                        Diagnostic::new(
-                            crate::diag::Kind::Parse,
-                            span,
-                            "invalid left-hand side of assignment",
-                        )
-                        .with_label("cannot assign to this")
-                        .with_related(lhs.expr.span, "this is not a variable or a field")
-                        .with_help("only a variable `x`, a field `e.f` or an element `a[i]` can be assigned"),
-                    ))
-                }
+                _ => Err(self.not_assignable(&lhs.expr, eq.as_span().start())),
             };
         }
         match lhs.expr.kind {
@@ -540,6 +568,43 @@ impl Builder<'_> {
                 "a statement that is an expression must be a method call, like `x.m();`",
             )),
         }
+    }
+
+    /// `x = y = ... = e` after its first target `first`: the links, then
+    /// the last `=` and the value.
+    fn chain(&self, first: Expr, mut k: Kids) -> R<StmtKind> {
+        let mut targets = vec![first];
+        while let Some(link) = k.eat(Rule::chain_link) {
+            let mut lk = Kids::of(link);
+            let eq = lk.expect(Rule::assign)?;
+            if let Some(last) = targets.last().filter(|t| !assignable(t)) {
+                return Err(self.not_assignable(last, eq.as_span().start()));
+            }
+            let t = expr::postfix_expr(self, lk.expect(Rule::postfix_expr)?, 0)?;
+            targets.push(t.expr);
+        }
+        let eq = k.expect(Rule::assign)?;
+        if let Some(last) = targets.last().filter(|t| !assignable(t)) {
+            return Err(self.not_assignable(last, eq.as_span().start()));
+        }
+        let value = expr::expr(self, k.expect(Rule::expr)?, 0)?;
+        Ok(StmtKind::Chain { targets, value })
+    }
+
+    /// The error for `lhs = ...` where `lhs` cannot be assigned; `eq` is
+    /// where its `=` starts.
+    fn not_assignable(&self, lhs: &Expr, eq: usize) -> Box<Diagnostic> {
+        let (span, _) = crate::syntax::scan::token_at(self.src, eq);
+        Box::new(
+            Diagnostic::new(
+                crate::diag::Kind::Parse,
+                span,
+                "invalid left-hand side of assignment",
+            )
+            .with_label("cannot assign to this")
+            .with_related(lhs.span.clone(), "this is not a variable or a field")
+            .with_help("only a variable `x`, a field `e.f` or an element `a[i]` can be assigned"),
+        )
     }
 
     /// `if (c) {..} else if (c) {..} ... else {..}`: the chain is a flat

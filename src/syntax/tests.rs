@@ -36,6 +36,8 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Acc(a) => format!("(acc {})", show(a)),
         ExprKind::Untouched(a) => format!("(untouched {})", show(a)),
         ExprKind::PostStep(op, a) => format!("(post{} {})", op.symbol(), show(a)),
+        ExprKind::PreStep(op, a) => format!("(pre{} {})", op.symbol(), show(a)),
+        ExprKind::Int32(a) => format!("(int32 {})", show(a)),
         ExprKind::NewArray { elem, size } => format!("(new[] {:?} {})", elem.kind, show(size)),
         ExprKind::Index { arr, index, .. } => format!("([] {} {})", show(arr), show(index)),
         ExprKind::Length(a) => format!("(length {})", show(a)),

@@ -32,6 +32,14 @@ pub fn parts(s: &Stmt) -> Parts<'_> {
                 _ => None,
             },
         ),
+        // Lowered before the engine runs; its first variable target.
+        StmtKind::Chain { targets, .. } => (
+            Vec::new(),
+            targets.iter().find_map(|t| match &t.kind {
+                ExprKind::Var(name) => Some(name),
+                _ => None,
+            }),
+        ),
         StmtKind::Local { name, .. } => (Vec::new(), Some(name)),
         StmtKind::Assign { target, .. } => (Vec::new(), Some(target)),
         StmtKind::FieldAssign { .. }
@@ -104,7 +112,9 @@ pub fn exprs(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | ExprKind::Old(a)
         | ExprKind::Acc(a)
         | ExprKind::Untouched(a)
-        | ExprKind::PostStep(_, a) => exprs(a, f),
+        | ExprKind::PostStep(_, a)
+        | ExprKind::PreStep(_, a)
+        | ExprKind::Int32(a) => exprs(a, f),
         ExprKind::Binary(_, a, b) => {
             exprs(a, f);
             exprs(b, f);

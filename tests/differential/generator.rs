@@ -241,13 +241,17 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
             sc.ints.push(x);
         }
         9 => out.push_str(&format!("{ind}assert {};\n", cond(r, sc, 1))),
-        // Updates: `x++`, `x op= e`, postfix updates inside an expression.
+        // Updates: `x++`, `++x`, `x op= e`, `x = y = e`, postfix and prefix
+        // updates inside an expression.
         10 | 11 if !sc.ints.is_empty() => {
             let x = r.pick(&sc.ints).clone();
             let y = r.pick(&sc.ints).clone();
             let step = *r.pick(&["++", "--"]);
-            let line = match r.below(6) {
+            let line = match r.below(9) {
                 0 => format!("{x}{step};"),
+                6 => format!("{step}{x};"),
+                7 => format!("{x} = {y} = {};", int_expr(r, sc, 1)),
+                8 => format!("{x} = {step}{y} * 2 + {y};"),
                 1 => format!(
                     "{x} {}= {};",
                     r.pick(&["+", "-", "*", "/", "%"]),

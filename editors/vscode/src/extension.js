@@ -24,6 +24,7 @@ function clientOptions() {
     initializationOptions: {
       timeoutMs: config.get('timeoutMs'),
       debounceMs: config.get('debounceMs'),
+      overflow: config.get('overflow'),
     },
   };
 }
@@ -124,7 +125,8 @@ async function activate(context) {
       if (
         e.affectsConfiguration('sift.path') ||
         e.affectsConfiguration('sift.timeoutMs') ||
-        e.affectsConfiguration('sift.debounceMs')
+        e.affectsConfiguration('sift.debounceMs') ||
+        e.affectsConfiguration('sift.overflow')
       ) {
         restart();
       }

@@ -37,6 +37,10 @@ fn show_stmt(s: &Stmt) -> String {
         StmtKind::Assign { target, value } => format!("(= {} {})", target.name, show(value)),
         StmtKind::FieldAssign { target, value } => format!("(= {} {})", show(target), show(value)),
         StmtKind::Call(e) | StmtKind::Return(Some(e)) => show(e),
+        StmtKind::Chain { targets, value } => {
+            let ts: Vec<String> = targets.iter().map(show).collect();
+            format!("(= {} {})", ts.join(" "), show(value))
+        }
         other => format!("{other:?}"),
     }
 }
@@ -71,6 +75,37 @@ fn postfix_updates_in_expressions() {
     assert_eq!(tree("i - -j"), "(- i (- j))");
     assert_eq!(tree("p(i++, i)"), "(call _ p (post++ i) i)");
     assert_eq!(stmts("return a.b(i++);"), ["(call a b (post++ i))"]);
+}
+
+#[test]
+fn prefix_updates() {
+    assert_eq!(
+        stmts("++x; --o.f; ++a[i];"),
+        ["(++ x)", "(-- (. o f))", "(++ ([] a i))"]
+    );
+    assert_eq!(tree("i + ++i"), "(+ i (pre++ i))");
+    // `--i` is a decrement, as in Java; `- -i` negates twice.
+    assert_eq!(tree("--i * 2"), "(* (pre-- i) 2)");
+    assert_eq!(tree("- -i"), "(- (- i))");
+    assert_eq!(tree("-++i"), "(- (pre++ i))");
+    assert_eq!(tree("++a[i++]"), "(pre++ ([] a (post++ i)))");
+    assert_eq!(tree("p(++o.f)"), "(call _ p (pre++ (. o f)))");
+}
+
+#[test]
+fn assignment_chains() {
+    assert_eq!(
+        stmts("x = y = 1; a[i] = o.f = z = m(); x = y == z;"),
+        [
+            "(= x y 1)",
+            "(= ([] a i) (. o f) z (call _ m))",
+            "(= x (== y z))"
+        ]
+    );
+    assert_eq!(
+        stmts("for (i = j = 0; i < n; i = j = i + 1) { }"),
+        ["(for (= i j 0) (< i n) (= i j (+ i 1)) [] {})"]
+    );
 }
 
 #[test]
@@ -137,9 +172,11 @@ fn object_and_for_are_reserved() {
 #[test]
 fn malformed_updates_are_parse_errors() {
     for src in [
-        // No prefix forms, no updates of an update, no chains.
-        "++x;",
+        // No compound chains, no chain into a prefix update (`++x++;` is
+        // a type error: `x++` is no variable).
         "x += y += 1;",
+        "x = y += 1;",
+        "++x = 1;",
         "x + = 1;",
         // A `for` needs both `;`.
         "for (int i = 0) { }",

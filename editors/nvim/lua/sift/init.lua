@@ -12,7 +12,8 @@ M.defaults = {
   -- The sift executable ($SIFT_PATH, else `sift` on $PATH).
   path = nil,
   -- Sent as `initializationOptions`: timeoutMs (per solver query),
-  -- debounceMs (pause in typing before verifying), jobs (verifier threads).
+  -- debounceMs (pause in typing before verifying), jobs (verifier threads),
+  -- overflow (Java's 32-bit `int` in code, as `sift verify --overflow`).
   init_options = {},
   -- Show "verified"/"errors" code lenses above each member.
   codelens = true,
