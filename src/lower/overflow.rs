@@ -139,6 +139,9 @@ fn wrap(e: &mut Expr, ints: &HashSet<(String, String)>) {
         | ExprKind::Name(_)
         | ExprKind::Var(_)
         | ExprKind::Old(_)
+        // Not in code (a `type` error there): contracts keep mathematical
+        // integers.
+        | ExprKind::Quant(_)
         | ExprKind::Acc(_)
         | ExprKind::Untouched(_)
         | ExprKind::PostStep(..)
