@@ -66,7 +66,8 @@ pub fn check_call(
 /// function of its method's arguments; it cannot be computed by the
 /// methods it is meant to show terminating.
 pub fn measure_calls_back(ctx: &mut Ctx, s: &State, call: &Call, pure: &PureInfo) -> bool {
-    let Some(owner) = ctx.measure_of.clone() else {
+    // Calls inside an unfolding are the unfolded method's, not the measure's.
+    let Some(owner) = ctx.measure_of.clone().filter(|_| !s.unfolding) else {
         return false;
     };
     if !ctx.prog.calls.same_cycle(&owner, &pure.fun) {
