@@ -464,7 +464,8 @@ pub const CYCLE_TOP: i64 = 4;
 
 /// A program of pure methods that call each other (issue 21): `m0`, `m1`,
 /// ... over `int n` in `0..=CYCLE_TOP`, static or over a list predicate,
-/// with a measure (`n` or `CYCLE_TOP - n`) or none. Each body calls any of
+/// with a measure (`n`, `CYCLE_TOP - n`, or a call: `id(n)` or `mJ(n)`)
+/// or none. Each body calls any of
 /// them (itself and later ones too) with `n - 1`, `n` or `n + 1` (guarded
 /// so that the precondition holds), on the whole heap, inside `opening`
 /// on the list's tail, or a static one from an instance one (part of the
@@ -473,6 +474,8 @@ pub const CYCLE_TOP: i64 = 4;
 /// run shows whether the methods the verifier accepted terminate.
 pub fn pure_cycles(seed: u64) -> Generated {
     let mut r = Rng::new(seed ^ 0x7E57_C1C1);
+    let mut extra = Rng::new(seed ^ 0x3EA5_0123);
+    let calls_in_measures = extra.chance(30);
     let top = CYCLE_TOP;
     let count = r.int(2, 4) as usize;
     let statics: Vec<bool> = (0..count).map(|_| r.chance(50)).collect();
@@ -481,6 +484,7 @@ pub fn pure_cycles(seed: u64) -> Generated {
         "  predicate lst() { return acc(v) && acc(nx) && (nx != null ==> nx.lst()); }\n\n",
     );
     src.push_str("  Rec(Rec t) requires t != null ==> t.lst(); ensures lst(); { nx = t; }\n\n");
+    src.push_str("  static pure int id(int n) { return n; }\n\n");
     for (i, &is_static) in statics.iter().enumerate() {
         let (head, pre) = if is_static {
             (format!("static pure int m{i}(int n)"), String::new())
@@ -491,6 +495,18 @@ pub fn pure_cycles(seed: u64) -> Generated {
             "  {head}\n    requires {pre}0 <= n && n <= {top};\n"
         ));
         match r.below(10) {
+            // Some measures call a pure method: one outside every cycle, or
+            // one of the generated ones (an error if it is of the same
+            // cycle). Drawn from `extra`, so the rest stays as it was.
+            0..=6 if calls_in_measures && extra.chance(40) => {
+                src.push_str("    decreases id(n);\n")
+            }
+            0..=6 if calls_in_measures && extra.chance(30) => {
+                let allowed: Vec<usize> =
+                    (0..count).filter(|&j| !is_static || statics[j]).collect();
+                let j = *extra.pick(&allowed);
+                src.push_str(&format!("    decreases m{j}(n);\n"));
+            }
             0..=6 => src.push_str("    decreases n;\n"),
             7 => src.push_str(&format!("    decreases {top} - n;\n")),
             _ => {}
