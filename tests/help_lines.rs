@@ -287,6 +287,22 @@ const CASES: &[Case] = &[
         3,
         "add `requires a * a <= 2147483647;`, or test it: `if (a * a <= 2147483647) { ... }`",
     ),
+    (
+        "a cycle of pure methods, one without a measure",
+        &[],
+        "class A {\n  static pure int f(int n) { return n <= 0 ? 0 : g(n - 1); }\n  static pure int g(int n) decreases n; { return f(n); }\n}\n",
+        "termination",
+        2,
+        "make the call inside `opening`, or give each pure method of its cycle (`f`, `g`) a `decreases` measure that gets smaller at each call within the cycle (`f` has none)",
+    ),
+    (
+        "a measure that calls its own method",
+        &[],
+        "class A {\n  static pure int f(int n)\n    decreases f(n);\n  { return n; }\n}\n",
+        "termination",
+        3,
+        "compute the measure of `f` from its parameters and fields, or with pure methods that do not call `f`",
+    ),
 ];
 
 #[test]

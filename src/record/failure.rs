@@ -45,9 +45,11 @@ pub enum Reason {
     ReceiverMaybeNull { receiver: String },
     /// The precondition of `outer` calls `callee` again.
     PreconditionRecursion { outer: String, callee: String },
-    /// A call to `callee` inside the pure method `caller` might not
-    /// terminate (section 3.6).
+    /// A call to `callee` inside the pure method `caller`, in the same
+    /// cycle of the call graph, might not terminate (section 3.6).
     MayNotTerminate { callee: String, caller: String },
+    /// The measure of `owner` calls `call`, which can call `owner` again.
+    MeasureCallsCycle { owner: String, call: String },
     /// `array.length` of an array that might be null.
     ArrayMaybeNull { array: String },
     /// Reading (or writing) the element `access` of `array` needs
@@ -62,8 +64,9 @@ pub enum Reason {
     /// The size of a new array might be negative.
     SizeMaybeNegative { size: String },
     /// The measure of `callee` at a call might be negative or not smaller
-    /// than the caller's (the fourth case of the termination check).
-    MeasureMayNotDecrease { callee: String },
+    /// than the caller's (larger, when `callee` is declared earlier: then
+    /// staying equal is enough).
+    MeasureMayNotDecrease { callee: String, earlier: bool },
     /// The value of `expr` (an operation in code, `--overflow`) might lie
     /// above (`above`) or below Java's `int` range; `fact` is what would
     /// rule that out, in the program's terms.
@@ -89,6 +92,7 @@ impl Reason {
             | Reason::ReceiverMaybeNull { .. }
             | Reason::PreconditionRecursion { .. }
             | Reason::MayNotTerminate { .. }
+            | Reason::MeasureCallsCycle { .. }
             | Reason::MeasureMayNotDecrease { .. }
             | Reason::ArrayMaybeNull { .. }
             | Reason::IndexMaybeOutside { .. }

@@ -67,8 +67,14 @@ pub enum Hint {
     NoSelfCall { callee: String },
     /// The pure method `callee` calls itself without a measure.
     Recursion { callee: String },
-    /// The call of `callee` inside `caller` is not known to terminate.
-    Terminate { callee: String, caller: String },
+    /// A call inside the cycle of pure methods `cycle` (of which
+    /// `unmeasured` have no measure) is not known to terminate.
+    Terminate {
+        cycle: Vec<String>,
+        unmeasured: Vec<String>,
+    },
+    /// The measure of `owner` calls back into `owner`'s cycle.
+    MeasureOutsideCycle { owner: String },
     /// `part` must stay untouched but is written.
     KeepUntouched { part: String },
     /// The solver gave up on the proof.

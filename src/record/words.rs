@@ -85,9 +85,17 @@ impl fmt::Display for Reason {
                 f,
                 "the precondition of `{outer}` calls `{callee}` again: checking it would never finish"
             ),
+            Reason::MayNotTerminate { callee, caller } if callee == caller => write!(
+                f,
+                "cannot show that this call terminates: `{callee}` calls itself, the call is not inside `opening`, and its precondition consumes the whole heap"
+            ),
             Reason::MayNotTerminate { callee, caller } => write!(
                 f,
-                "cannot show that this call terminates: `{callee}` is not declared before `{caller}`, the call is not inside `opening`, and its precondition consumes the whole heap"
+                "cannot show that this call terminates: `{callee}` can call `{caller}` again, is not declared before it, the call is not inside `opening`, and its precondition consumes the whole heap"
+            ),
+            Reason::MeasureCallsCycle { owner, call } => write!(
+                f,
+                "the measure of `{owner}` calls `{call}`, which can lead back to `{owner}`: a measure cannot depend on the methods it measures"
             ),
             Reason::ArrayMaybeNull { array } => write!(f, "the array `{array}` might be null"),
             Reason::NoElements {
@@ -104,9 +112,14 @@ impl fmt::Display for Reason {
                 "the index of `{access}` might be outside the array (negative or at least its length)"
             ),
             Reason::SizeMaybeNegative { size } => write!(f, "the size `{size}` might be negative"),
-            Reason::MeasureMayNotDecrease { callee } => write!(
+            Reason::MeasureMayNotDecrease { callee, earlier } => write!(
                 f,
-                "cannot show that this call terminates: the measure of `{callee}` might be negative or not smaller than the caller's"
+                "cannot show that this call terminates: the measure of `{callee}` might be negative or {} the caller's",
+                if *earlier {
+                    "larger than"
+                } else {
+                    "not smaller than"
+                }
             ),
         }
     }
@@ -361,9 +374,22 @@ impl fmt::Display for Hint {
                 f,
                 "give `{callee}` a `decreases` measure that gets smaller at each call, or make the call inside `opening`"
             ),
-            Hint::Terminate { callee, caller } => write!(
+            Hint::Terminate { cycle, unmeasured } => {
+                let list = |names: &[String]| {
+                    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                    quoted.join(", ")
+                };
+                write!(
+                    f,
+                    "make the call inside `opening`, or give each pure method of its cycle ({}) a `decreases` measure that gets smaller at each call within the cycle ({} {} none)",
+                    list(cycle),
+                    list(unmeasured),
+                    if unmeasured.len() == 1 { "has" } else { "have" }
+                )
+            }
+            Hint::MeasureOutsideCycle { owner } => write!(
                 f,
-                "declare `{callee}` before `{caller}`, call it inside `opening`, or give both a `decreases` measure"
+                "compute the measure of `{owner}` from its parameters and fields, or with pure methods that do not call `{owner}`"
             ),
             Hint::KeepUntouched { part } => write!(
                 f,

@@ -49,6 +49,8 @@ pub struct Ctx<'z> {
     pub termination: Option<(String, usize)>,
     /// The value of that method's `decreases` measure in its pre-state.
     pub measure: Option<Term>,
+    /// Set while evaluating a pure method's own measure: that method.
+    pub measure_of: Option<String>,
     /// Pure methods whose preconditions are being consumed, innermost last:
     /// a precondition that calls its own method again would never finish.
     pub consuming_pre: Vec<String>,
@@ -116,6 +118,7 @@ impl<'z> Ctx<'z> {
             next_alloc: 0,
             termination: None,
             measure: None,
+            measure_of: None,
             consuming_pre: Vec::new(),
             joins_done: HashSet::new(),
             unit: 0,

@@ -420,6 +420,9 @@ fn pure_call(ctx: &mut Ctx, s: State, call: &Call, unfold: bool, k: TermCont) {
             "a call in an expression that is not a pure method",
         );
     };
+    if super::termination::measure_calls_back(ctx, &s, call, pure) {
+        return;
+    }
     if ctx.consuming_pre.contains(&pure.fun) {
         let reason = Reason::PreconditionRecursion {
             outer: ctx.consuming_pre.last().cloned().unwrap_or_default(),
@@ -494,22 +497,8 @@ fn pure_call_result(
             k(ctx, out, t)
         }
     };
-    if let Some((caller, start)) = ctx.termination.clone()
-        && !s.unfolding
-        && s.opening_depth == 0
-        && pure.decl.span.start >= start
-        && after.heap.is_empty()
-    {
-        let reason = Reason::MayNotTerminate {
-            callee: pure.fun.clone(),
-            caller,
-        };
-        let operands = (recv.clone(), args);
-        return super::measure::check_measure(
-            ctx, &s.heap, after, call, pure, operands, reason, &finish,
-        );
-    }
-    finish(ctx, after)
+    let operands = (recv.clone(), args);
+    super::termination::check_call(ctx, s, after, call, pure, operands, &finish)
 }
 
 /// Figure 5, row 7: `opening e.q(args) in body` evaluates `body` with the

@@ -121,19 +121,29 @@ pub fn hint(ctx: &Ctx, s: &State, view: &FailureView) -> Option<Hint> {
         }
         Reason::SizeMaybeNegative { size } => Some(Hint::NonNegativeSize { size: size.clone() }),
         Reason::MightOverflow { fact, .. } => Some(Hint::InRange { fact: fact.clone() }),
-        Reason::MeasureMayNotDecrease { callee } => Some(Hint::Decreases {
+        Reason::MeasureMayNotDecrease { callee, .. } => Some(Hint::Decreases {
             callee: short_name(callee).to_string(),
+        }),
+        Reason::MeasureCallsCycle { owner, .. } => Some(Hint::MeasureOutsideCycle {
+            owner: short_name(owner).to_string(),
         }),
         Reason::PreconditionRecursion { callee, .. } => Some(Hint::NoSelfCall {
             callee: short_name(callee).to_string(),
         }),
-        Reason::MayNotTerminate { callee, caller } if callee == caller => Some(Hint::Recursion {
-            callee: short_name(callee).to_string(),
-        }),
-        Reason::MayNotTerminate { callee, caller } => Some(Hint::Terminate {
-            callee: short_name(callee).to_string(),
-            caller: short_name(caller).to_string(),
-        }),
+        Reason::MayNotTerminate { callee, caller } => {
+            let graph = &ctx.prog.calls;
+            if callee == caller && graph.cycle_of(caller).len() == 1 {
+                return Some(Hint::Recursion {
+                    callee: short_name(callee).to_string(),
+                });
+            }
+            let short =
+                |names: &[String]| names.iter().map(|n| short_name(n).to_string()).collect();
+            Some(Hint::Terminate {
+                cycle: short(graph.cycle_of(caller)),
+                unmeasured: short(graph.unmeasured(caller)),
+            })
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! functions `eval`, `produce`, `consume`, `exec`, and validity (3.5).
 
 pub mod array;
+pub mod calls;
 pub mod consume;
 pub mod ctx;
 pub mod eval;
@@ -9,7 +10,6 @@ pub mod exec;
 pub mod heap;
 pub mod hint;
 pub mod infer;
-pub mod measure;
 pub mod names;
 pub mod overflow;
 pub mod paths;
@@ -19,6 +19,7 @@ pub mod quant;
 pub mod recorded;
 pub mod route;
 pub mod state;
+pub mod termination;
 pub mod validity;
 
 /// Terms live in `logic`, below the solver; the engine names them here.

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::calls::CallGraph;
 use super::term::Sort;
 use crate::solver::FunDecl;
 use crate::syntax::ast::*;
@@ -43,6 +44,8 @@ pub struct ProgramInfo {
     pub preds: HashMap<(String, String), PredInfo>,
     /// Fields of each class, in declaration order: (qualified name, sort, type).
     pub fields: HashMap<String, Vec<(String, Sort, TypeKind)>>,
+    /// The pure methods' call graph, for the termination check.
+    pub calls: CallGraph,
 }
 
 pub fn sort_of(t: &TypeKind) -> Sort {
@@ -84,6 +87,7 @@ impl ProgramInfo {
             pures: HashMap::new(),
             preds: HashMap::new(),
             fields: HashMap::new(),
+            calls: CallGraph::new(&program),
         };
         for class in &program.classes {
             let cname = class.name.name.clone();

@@ -124,8 +124,17 @@ pub fn check_pure(ctx: &mut Ctx, p: &PureInfo) {
         };
         match &p.decl.decreases {
             // The measure is evaluated in the pre-state (and must be
-            // well-defined there).
-            Some(m) => eval(ctx, s1, m, &|ctx, s2, t| body(ctx, s2, Some(t))),
+            // well-defined there, without calling back into its method's
+            // cycle).
+            Some(m) => {
+                ctx.measure_of = Some(p.fun.clone());
+                eval(ctx, s1, m, &|ctx, s2, t| {
+                    let owner = ctx.measure_of.take();
+                    body(ctx, s2, Some(t));
+                    ctx.measure_of = owner;
+                });
+                ctx.measure_of = None;
+            }
             None => body(ctx, s1, None),
         }
     });

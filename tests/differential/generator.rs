@@ -662,3 +662,106 @@ fn quantified_method(r: &mut Rng, src: &mut String) {
         "    assert forall int i :: 0 <= i && i < xs.length ==> {check};\n  }}\n"
     ));
 }
+
+/// Bounds of the argument of the generated pure methods of
+/// [`pure_cycles`]: every one requires `0 <= n && n <= CYCLE_TOP`.
+pub const CYCLE_TOP: i64 = 4;
+
+/// A program of pure methods that call each other (issue 21): `m0`, `m1`,
+/// ... over `int n` in `0..=CYCLE_TOP`, static or over a list predicate,
+/// with a measure (`n`, `CYCLE_TOP - n`, or a call: `id(n)` or `mJ(n)`)
+/// or none. Each body calls any of
+/// them (itself and later ones too) with `n - 1`, `n` or `n + 1` (guarded
+/// so that the precondition holds), on the whole heap, inside `opening`
+/// on the list's tail, or a static one from an instance one (part of the
+/// heap left over): every case of the termination check, mixed in cycles
+/// at random. `probe(n)` calls each method on a list of two nodes, so a
+/// run shows whether the methods the verifier accepted terminate.
+pub fn pure_cycles(seed: u64) -> Generated {
+    let mut r = Rng::new(seed ^ 0x7E57_C1C1);
+    let mut extra = Rng::new(seed ^ 0x3EA5_0123);
+    let calls_in_measures = extra.chance(30);
+    let top = CYCLE_TOP;
+    let count = r.int(2, 4) as usize;
+    let statics: Vec<bool> = (0..count).map(|_| r.chance(50)).collect();
+    let mut src = String::from("class Rec {\n  int v;\n  Rec nx;\n\n");
+    src.push_str(
+        "  predicate lst() { return acc(v) && acc(nx) && (nx != null ==> nx.lst()); }\n\n",
+    );
+    src.push_str("  Rec(Rec t) requires t != null ==> t.lst(); ensures lst(); { nx = t; }\n\n");
+    src.push_str("  static pure int id(int n) { return n; }\n\n");
+    for (i, &is_static) in statics.iter().enumerate() {
+        let (head, pre) = if is_static {
+            (format!("static pure int m{i}(int n)"), String::new())
+        } else {
+            (format!("pure int m{i}(int n)"), "lst() && ".to_string())
+        };
+        src.push_str(&format!(
+            "  {head}\n    requires {pre}0 <= n && n <= {top};\n"
+        ));
+        match r.below(10) {
+            // Some measures call a pure method: one outside every cycle, or
+            // one of the generated ones (an error if it is of the same
+            // cycle). Drawn from `extra`, so the rest stays as it was.
+            0..=6 if calls_in_measures && extra.chance(40) => {
+                src.push_str("    decreases id(n);\n")
+            }
+            0..=6 if calls_in_measures && extra.chance(30) => {
+                let allowed: Vec<usize> =
+                    (0..count).filter(|&j| !is_static || statics[j]).collect();
+                let j = *extra.pick(&allowed);
+                src.push_str(&format!("    decreases m{j}(n);\n"));
+            }
+            0..=6 => src.push_str("    decreases n;\n"),
+            7 => src.push_str(&format!("    decreases {top} - n;\n")),
+            _ => {}
+        }
+        let calls = r.int(1, 2);
+        let terms: Vec<String> = (0..calls)
+            .map(|_| cycle_call(&mut r, &statics, is_static))
+            .collect();
+        src.push_str(&format!(
+            "  {{ return n == {} ? {} : {}; }}\n\n",
+            r.int(0, top),
+            r.int(-1, 2),
+            terms.join(" + ")
+        ));
+    }
+    src.push_str(&format!(
+        "  static void probe(int n)\n    requires 0 <= n && n <= {top};\n  {{\n    Rec t = new Rec(null);\n    Rec o = new Rec(t);\n"
+    ));
+    for (i, &is_static) in statics.iter().enumerate() {
+        let recv = if is_static { "" } else { "o." };
+        src.push_str(&format!("    int a{i} = {recv}m{i}(n);\n"));
+    }
+    src.push_str("  }\n}\n");
+    Generated { source: src }
+}
+
+/// One guarded call of [`pure_cycles`] from a method (`from_static`): its
+/// value, or a constant where the guard fails.
+fn cycle_call(r: &mut Rng, statics: &[bool], from_static: bool) -> String {
+    let top = CYCLE_TOP;
+    // A static method has no list to call an instance method on.
+    let targets: Vec<usize> = (0..statics.len())
+        .filter(|&j| !from_static || statics[j])
+        .collect();
+    if targets.is_empty() {
+        return r.int(0, 2).to_string();
+    }
+    let j = *r.pick(&targets);
+    let (guard, arg) = match r.below(20) {
+        0..=12 => (Some("n > 0".to_string()), "n - 1"),
+        13..=16 => (None, "n"),
+        _ => (Some(format!("n < {top}")), "n + 1"),
+    };
+    let call = if statics[j] || r.chance(50) {
+        format!("m{j}({arg})")
+    } else {
+        format!("(opening lst() in (nx == null ? 0 : nx.m{j}({arg})))")
+    };
+    match guard {
+        Some(g) => format!("({g} ? {call} : {})", r.int(0, 2)),
+        None => call,
+    }
+}
