@@ -7,7 +7,7 @@ use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
 use super::heap::Heap;
-use super::infer::{close_for, open_for_field, use_on_eval};
+use super::infer::{open_for_field, opened_while_consuming, provide_instance, use_on_eval};
 use super::produce::produce_body;
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
@@ -490,6 +490,7 @@ fn pure_call_result(
     if let Some((caller, start)) = ctx.termination.clone()
         && !s.unfolding
         && s.opening_depth == 0
+        && !opened_while_consuming(s, &after)
         && pure.decl.span.start >= start
         && after.heap.is_empty()
     {
@@ -568,14 +569,15 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
             };
             return open_from(ctx, s.clone(), rest, snap);
         }
-        // Not held: close it on demand (and open it again at once).
-        close_for(
+        // Not held: close it on demand (and open it again at once), or in
+        // a pure body take it out of a held instance that holds it.
+        provide_instance(
             ctx,
             taking,
             s.heap.clone(),
             pred,
-            recv.clone(),
-            args.clone(),
+            (recv.clone(), args.clone()),
+            (&name, &key),
             call.span.clone(),
             &|ctx, st, rest, snap| open_from(ctx, st, rest, snap),
             &|ctx, st, note| {
