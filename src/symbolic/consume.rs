@@ -92,6 +92,9 @@ fn at_conjunct(mut s: State, span: &Span) -> State {
 }
 
 pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
+    if !ctx.tick() {
+        return;
+    }
     match &a.kind {
         // Figure 7, row 5: φ1 * φ2 — the snapshot combines both parts.
         ExprKind::Binary(BinOp::And, l, r) => consume_inner(ctx, s, h2, l, &|ctx, s1, h2, sl| {

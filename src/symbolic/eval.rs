@@ -17,6 +17,9 @@ use crate::record::failure::{ChunkName, Reason};
 use crate::syntax::ast::*;
 
 pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
+    if !ctx.tick() {
+        return;
+    }
     match &e.kind {
         ExprKind::Int(digits) => k(ctx, s, Term::int_literal(digits)),
         ExprKind::Bool(b) => k(ctx, s, Term::bool(*b)),

@@ -167,46 +167,55 @@ fn search(
         super::names::Names::new(&prog, &ctx.source, (&s.store, &heap, &s.old), None).term(&owner);
     let shown = format!("{owner_name}.{}()", q.decl.name.name);
     let span = target.span.clone();
-    produce_body(ctx, opened, snap, &q.decl.body, &|ctx, produced| {
-        // What opening a held instance learns is true: it stays.
-        let mut st = s.clone();
-        st.pc = produced.pc.clone();
-        // The step shows the opened heap, whether or not the caller keeps it.
-        let mut step = st.clone();
-        step.heap = produced.heap.clone();
-        let what = StepKind::Inferred(Inferred::Open {
-            instance: shown.clone(),
-            access: ctx.text(&span),
-        });
-        ctx.record(&mut step, span.clone(), what);
-        st.trace = step.trace;
-        let h = produced.heap;
-        if let Some(id) = find_chunk(ctx, &st, &h, target.name, target.key) {
-            return found(ctx, st, h, id);
-        }
-        // Instances the body held may provide it in turn.
-        let inner: Vec<ChunkId> = candidates(&prog, &h, target.name, MAX_DEPTH)
-            .into_iter()
-            .filter(|id| heap.get(*id).is_none())
-            .collect();
-        if inner.is_empty() || st.infer_depth + 1 >= MAX_DEPTH {
-            return next(ctx, s.resume(&st));
-        }
-        let mut deeper = st.clone();
-        deeper.infer_depth += 1;
-        search(
-            ctx,
-            deeper,
-            h,
-            &inner,
-            target,
-            &|ctx, mut got, h2, id| {
-                got.infer_depth = s.infer_depth;
-                found(ctx, got, h2, id)
-            },
-            &|ctx, failed| next(ctx, s.resume(&failed)),
-        )
-    })
+    // As a trial: the body was checked to frame itself where the predicate
+    // is declared, so a failure while producing it here (a read whose own
+    // open on demand met the bound) is no error of the program: that path
+    // gets nothing from this candidate and goes on to the next one.
+    let failures = ctx.attempt(&opened, &|ctx, t| {
+        produce_body(ctx, t, snap.clone(), &q.decl.body, &|ctx, produced| {
+            // What opening a held instance learns is true: it stays.
+            let mut st = s.clone();
+            st.pc = produced.pc.clone();
+            // The step shows the opened heap, whether or not the caller keeps it.
+            let mut step = st.clone();
+            step.heap = produced.heap.clone();
+            let what = StepKind::Inferred(Inferred::Open {
+                instance: shown.clone(),
+                access: ctx.text(&span),
+            });
+            ctx.record(&mut step, span.clone(), what);
+            st.trace = step.trace;
+            let h = produced.heap;
+            if let Some(id) = find_chunk(ctx, &st, &h, target.name, target.key) {
+                return found(ctx, st, h, id);
+            }
+            // Instances the body held may provide it in turn.
+            let inner: Vec<ChunkId> = candidates(&prog, &h, target.name, MAX_DEPTH)
+                .into_iter()
+                .filter(|id| heap.get(*id).is_none())
+                .collect();
+            if inner.is_empty() || st.infer_depth + 1 >= MAX_DEPTH {
+                return next(ctx, s.resume(&st));
+            }
+            let mut deeper = st.clone();
+            deeper.infer_depth += 1;
+            search(
+                ctx,
+                deeper,
+                h,
+                &inner,
+                target,
+                &|ctx, mut got, h2, id| {
+                    got.infer_depth = s.infer_depth;
+                    found(ctx, got, h2, id)
+                },
+                &|ctx, failed| next(ctx, s.resume(&failed)),
+            )
+        })
+    });
+    for f in failures {
+        next(ctx, s.resume(&f.state))
+    }
 }
 
 /// Whether an open on demand made while consuming took what it consumed
