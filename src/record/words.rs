@@ -145,6 +145,14 @@ pub fn work_budget_exhausted(budget: u64) -> String {
     )
 }
 
+/// Why `sift test` lists fewer paths than a method has.
+pub fn exploration_stopped(budget: u64) -> String {
+    format!(
+        "path exploration stopped after {budget} steps, its work budget: the paths above are \
+         not all of the method's"
+    )
+}
+
 /// Why a member that ran past its time (`Options::member_time_ms`) is not
 /// verified.
 pub fn member_time_exhausted(ms: u64, names: &LimitNames) -> String {

@@ -162,7 +162,9 @@ const EXTRA_UNFOLDS: u32 = 3;
 pub const REPLAY_UNFOLDS: u32 = 6;
 
 /// Every path of `m` (loops unrolled `unroll` times), one case per
-/// distinct sequence of decisions and failure, in exploration order.
+/// distinct sequence of decisions and failure, in exploration order; and
+/// whether the exploration stopped at the work budget (`Ctx::tick`) before
+/// every path was explored.
 pub fn explore(
     info: &Arc<ProgramInfo>,
     source: &Arc<str>,
@@ -170,7 +172,8 @@ pub fn explore(
     unroll: u32,
     timeout_ms: u32,
     infer: bool,
-) -> Vec<PathCase> {
+    work_budget: u64,
+) -> (Vec<PathCase>, bool) {
     let limits = Limits {
         timeout_ms,
         ..Limits::default()
@@ -178,6 +181,7 @@ pub fn explore(
     crate::solver::with_solver(&info.fun_decls(), limits, false, None, |solver| {
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.infer = infer;
+        ctx.work_budget = work_budget;
         ctx.unroll = Some(unroll);
         ctx.assigned = m.assigned.clone();
         let s0 = initial_state(
@@ -241,7 +245,7 @@ pub fn explore(
                 .collect();
             (order, c.failure.as_ref().map(|s| s.start))
         });
-        cases
+        (cases, ctx.stopped().is_some())
     })
 }
 
