@@ -239,7 +239,9 @@ fn main() -> ExitCode {
                 limit_names: LimitNames {
                     rlimit: Some("--rlimit".to_string()),
                     timeout: Some("--timeout".to_string()),
+                    member_time: None,
                 },
+                ..Options::default()
             };
             let run = Run {
                 as_json,

@@ -15,11 +15,11 @@ use crate::cache::Cache;
 use crate::cancel::Cancel;
 use crate::diag::{Diagnostic, Kind};
 use crate::partition::Partition;
-use crate::record::words::LimitNames;
+use crate::record::words::{self, LimitNames};
 use crate::solver::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
 use crate::stack::with_big_stack;
 use crate::stack::{VERIFIER_STACK, on_thread, panic_message};
-use crate::symbolic::ctx::Ctx;
+use crate::symbolic::ctx::{Ctx, Stop, WORK_BUDGET};
 use crate::symbolic::names::StoreIndex;
 use crate::symbolic::program::ProgramInfo;
 use crate::symbolic::recorded;
@@ -51,6 +51,12 @@ pub struct Options {
     /// How the front end names the solver's limits, for the note on a
     /// proof the solver gave up on (the core names no flag or setting).
     pub limit_names: LimitNames,
+    /// Rule applications one member may take (`ctx::WORK_BUDGET`): past
+    /// them the member is reported not verified. Deterministic.
+    pub work_budget: u64,
+    /// Milliseconds one member may take, if limited (the language server
+    /// limits it, so that one document cannot keep a verification slot).
+    pub member_time_ms: Option<u64>,
 }
 
 impl Default for Options {
@@ -64,6 +70,8 @@ impl Default for Options {
             infer: true,
             overflow: false,
             limit_names: LimitNames::default(),
+            work_budget: WORK_BUDGET,
+            member_time_ms: None,
         }
     }
 }
@@ -592,12 +600,16 @@ fn unverified_report(m: &Member, why: &str) -> MemberReport {
 }
 
 fn internal_error(m: &Member, why: &str) -> ErrorReport {
+    not_verified(
+        m,
+        format!("internal error while verifying `{}`: {why}", m.name),
+    )
+}
+
+/// An error of kind `internal` at the member: it was not verified.
+fn not_verified(m: &Member, message: String) -> ErrorReport {
     ErrorReport {
-        diag: Diagnostic::new(
-            Kind::Internal,
-            m.span.clone(),
-            format!("internal error while verifying `{}`: {why}", m.name),
-        ),
+        diag: Diagnostic::new(Kind::Internal, m.span.clone(), message),
         reason: None,
         member: m.name.clone(),
         trace: Vec::new(),
@@ -635,6 +647,10 @@ fn verify_member(
         ctx.route = route;
         ctx.infer = opts.infer;
         ctx.overflow = opts.overflow;
+        ctx.work_budget = opts.work_budget;
+        ctx.deadline = opts
+            .member_time_ms
+            .map(|ms| start + std::time::Duration::from_millis(ms));
         if opts.keep_steps {
             ctx.all_steps = Some(Vec::new());
         }
@@ -670,9 +686,23 @@ fn verify_member(
                 e
             })
             .collect();
-        let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled();
+        let stopped = ctx.stopped();
+        let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled() && stopped.is_none();
         if let Err(p) = run {
             errors.push(internal_error(m, &panic_message(&*p)));
+        }
+        match stopped {
+            Some(Stop::Budget) => errors.push(not_verified(
+                m,
+                words::work_budget_exhausted(ctx.work_budget),
+            )),
+            Some(Stop::Deadline) => {
+                let ms = opts.member_time_ms.unwrap_or_default();
+                let why = words::member_time_exhausted(ms, &opts.limit_names);
+                errors.push(not_verified(m, why))
+            }
+            // Reported below, as every cancelled member is.
+            Some(Stop::Cancelled) | None => {}
         }
         if cancelled() {
             errors.push(internal_error(m, CANCELLED));

@@ -205,6 +205,83 @@ fn threads_and_memory_stay_bounded_across_reopening_and_bursts() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
+/// 2^40 paths through one production (each conditional permission splits
+/// the path): finite, but no verification of it ends in time. It never
+/// reaches a statement or a query that could not finish, so only
+/// cancellation inside the engine's own loops stops it.
+fn runaway() -> String {
+    let n = 40;
+    let fields: String = (0..n).map(|i| format!(" int a{i}; int b{i};")).collect();
+    let body: Vec<String> = (0..n)
+        .map(|i| format!("acc(a{i}) && (a{i} > 0 ==> acc(b{i}))"))
+        .collect();
+    format!(
+        "class R {{\n {fields}\n  predicate p() {{ return {}; }}\n}}\n",
+        body.join(" && ")
+    )
+}
+
+fn close(c: &mut Client, uri: &str) {
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+}
+
+#[test]
+fn closing_a_runaway_document_frees_its_slot_for_the_others() {
+    // No time limit that could free a slot within the test: only closing.
+    let mut c = Client::initialized_with(json!({
+        "timeoutMs": 600_000, "debounceMs": 50, "jobs": 1, "memberTimeoutMs": 3_600_000,
+    }));
+    let pid = c.child.id();
+    let (first, second, third) = (
+        "file:///tmp/runaway1.sift",
+        "file:///tmp/runaway2.sift",
+        "file:///tmp/third.sift",
+    );
+    c.open(first, &runaway());
+    c.open(second, &runaway());
+    // Both verification slots are taken; the third document waits.
+    std::thread::sleep(Duration::from_millis(500));
+    c.open(third, FAILS_ON_4);
+    std::thread::sleep(Duration::from_millis(500));
+    close(&mut c, first);
+    let d = c.diagnostics(third, VERIFY_WAIT, |d| has_code(d, FAILURE));
+    assert_eq!(failure_lines(&d), [3], "{d:?}");
+    // Closing the second ends its thread too: no verification is left.
+    close(&mut c, second);
+    close(&mut c, third);
+    let settled = threads_settle(pid, 2 + Z3_TIMERS);
+    assert!(
+        settled <= 2 + Z3_TIMERS,
+        "{settled} threads after closing everything"
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn a_runaway_member_is_stopped_by_its_time_limit() {
+    let mut c = Client::initialized_with(json!({
+        "timeoutMs": 600_000, "debounceMs": 50, "jobs": 1, "memberTimeoutMs": 1_000,
+    }));
+    let uri = "file:///tmp/runaway.sift";
+    c.open(uri, &runaway());
+    let d = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "internal"));
+    assert_eq!(d.len(), 1, "{d:?}");
+    let message = d[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("1000 ms") && message.contains("the `memberTimeoutMs` setting"),
+        "{message}"
+    );
+    // The slot is free again: another document is verified.
+    let other = "file:///tmp/other.sift";
+    c.open(other, FAILS_ON_4);
+    let d = c.diagnostics(other, VERIFY_WAIT, |d| has_code(d, FAILURE));
+    assert_eq!(failure_lines(&d), [3], "{d:?}");
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
 #[test]
 fn a_document_over_the_size_limit_gets_one_clear_diagnostic() {
     let mut c = Client::initialized();

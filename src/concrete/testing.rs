@@ -8,6 +8,7 @@ use serde_json::{Value as Json, json};
 
 use super::{Heap, Limits, Outcome, Run, inputs, run_method};
 use crate::diag::line_col;
+use crate::symbolic::ctx::WORK_BUDGET;
 use crate::symbolic::paths::{ModelInputs, explore};
 use crate::symbolic::program::{MethodInfo, ProgramInfo};
 
@@ -55,8 +56,20 @@ pub fn test_method(
     mi: &MethodInfo,
     opts: TestOptions,
 ) -> Vec<PathRow> {
+    rows_within(info, source, mi, opts, WORK_BUDGET)
+}
+
+/// The rows of `mi`'s paths explored within `budget` steps of the engine;
+/// a last row with outcome `limit` if that did not explore them all.
+fn rows_within(
+    info: &Arc<ProgramInfo>,
+    source: &str,
+    mi: &MethodInfo,
+    opts: TestOptions,
+    budget: u64,
+) -> Vec<PathRow> {
     let src: Arc<str> = source.into();
-    let cases = crate::stack::with_big_stack(|| {
+    let (cases, stopped) = crate::stack::with_big_stack(|| {
         explore(
             info,
             &src,
@@ -65,10 +78,11 @@ pub fn test_method(
             opts.timeout_ms,
             opts.infer,
             opts.overflow,
+            budget,
         )
     });
     let method = format!("{}.{}", mi.class, mi.decl.name.name);
-    cases
+    let mut rows: Vec<PathRow> = cases
         .into_iter()
         .map(|case| {
             let decisions = case
@@ -89,7 +103,19 @@ pub fn test_method(
             }
             row
         })
-        .collect()
+        .collect();
+    // The paths listed are not all: that is no passing test.
+    if stopped {
+        rows.push(PathRow {
+            method,
+            decisions: Vec::new(),
+            inputs: Vec::new(),
+            outcome: "limit".into(),
+            line: None,
+            detail: crate::record::words::exploration_stopped(budget),
+        });
+    }
+    rows
 }
 
 fn fill_row(
@@ -303,4 +329,44 @@ pub fn test_command(
         println!("{path}: {} paths, {failed} failed", rows.len());
     }
     if rows.iter().all(PathRow::ok) { 0 } else { 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Twenty independent branches: a million paths, far more than a small
+    /// budget explores. The rows found are listed, and a last one says the
+    /// list is not complete.
+    #[test]
+    fn exploration_past_its_budget_ends_with_a_limit_row() {
+        let ifs: String = (0..20)
+            .map(|i| format!("    if (x{i} > 0) {{ y = y + 1; }}\n"))
+            .collect();
+        let params: Vec<String> = (0..20).map(|i| format!("int x{i}")).collect();
+        let source = format!(
+            "class A {{\n  static void m({}) {{\n    int y = 0;\n{ifs}  }}\n}}\n",
+            params.join(", ")
+        );
+        let prog =
+            Arc::new(super::super::cli::load("a.sift", &source, false).expect("a valid program"));
+        let mi = prog.method("A", "m").expect("A.m");
+        let opts = TestOptions {
+            unroll: 1,
+            limits: Limits::default(),
+            infer: true,
+            timeout_ms: 5000,
+            overflow: false,
+        };
+        let rows = rows_within(&prog, &source, mi, opts, 2_000);
+        let (last, paths) = rows.split_last().expect("rows");
+        assert_eq!(last.outcome, "limit");
+        assert!(last.detail.contains("after 2000 steps"), "{}", last.detail);
+        assert!(
+            !paths.is_empty() && paths.len() < 1 << 20,
+            "{}",
+            paths.len()
+        );
+        assert!(paths.iter().all(|r| r.outcome == "ok"), "{paths:?}");
+    }
 }

@@ -60,6 +60,7 @@ impl Adapter {
             limit_names: LimitNames {
                 rlimit: None,
                 timeout: Some("the launch configuration's \"timeout\"".to_string()),
+                member_time: None,
             },
             ..Options::default()
         };

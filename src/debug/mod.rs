@@ -252,6 +252,7 @@ pub fn run(
         limit_names: LimitNames {
             rlimit: None,
             timeout: Some("--timeout".to_string()),
+            member_time: None,
         },
         ..Options::default()
     };

@@ -12,9 +12,11 @@
 //! on save and after a pause in typing, at most [`MAX_RUNNING`] at a time
 //! (the others wait their turn). A newer text, closing or reopening cancels
 //! the document's running verification; a result is shown only for the
-//! exact text it was computed from. Diagnostics and code lenses of the last
-//! verification stay, moved through later edits, until the next one
-//! completes. Documents larger than [`MAX_DOCUMENT_BYTES`] get one
+//! exact text it was computed from. Cancellation reaches every loop of the
+//! engine (`Ctx::tick`), and each member has a time limit
+//! ([`MEMBER_TIME_MS`]), so no document keeps a slot for good. Diagnostics
+//! and code lenses of the last verification stay, moved through later
+//! edits, until the next one completes. Documents larger than [`MAX_DOCUMENT_BYTES`] get one
 //! diagnostic saying so and are neither parsed nor verified.
 
 mod definition;
@@ -52,6 +54,10 @@ use workdone::WorkDone;
 /// configured verifier threads); more wait until one ends.
 pub const MAX_RUNNING: usize = 2;
 
+/// How long one member may take by default (`memberTimeoutMs`): two runaway
+/// documents would otherwise hold both verification slots for good.
+pub const MEMBER_TIME_MS: u64 = 120_000;
+
 /// The largest document parsed and verified: the command line's limit.
 pub const MAX_DOCUMENT_BYTES: usize = 4 << 20;
 
@@ -79,6 +85,9 @@ struct Config {
     infer: bool,
     /// Java's 32-bit `int` in code (setting `overflow`, default off).
     overflow: bool,
+    /// The time one member may take (setting `memberTimeoutMs`): past it
+    /// the member is reported not verified, and its slot freed.
+    member_time_ms: u64,
 }
 
 impl Config {
@@ -98,6 +107,7 @@ impl Config {
                 .get("overflow")
                 .and_then(Value::as_bool)
                 .unwrap_or(defaults.overflow),
+            member_time_ms: num("memberTimeoutMs").map_or(MEMBER_TIME_MS, |t| t.max(1)),
         }
     }
 }
@@ -550,9 +560,11 @@ impl Server {
                     .is_some_and(|p| worker::step_cost(p) <= worker::STEP_BUDGET),
                 infer: self.config.infer,
                 overflow: self.config.overflow,
+                member_time_ms: Some(self.config.member_time_ms),
                 limit_names: LimitNames {
                     rlimit: None,
                     timeout: Some("the `timeoutMs` setting".to_string()),
+                    member_time: Some("the `memberTimeoutMs` setting".to_string()),
                 },
                 ..Options::default()
             };

@@ -142,6 +142,8 @@ impl fmt::Display for CloseLack {
 pub struct LimitNames {
     pub rlimit: Option<String>,
     pub timeout: Option<String>,
+    /// The time one member may take (`Options::member_time_ms`).
+    pub member_time: Option<String>,
 }
 
 fn gave_up_note(why: &GaveUp, names: &LimitNames) -> String {
@@ -154,6 +156,37 @@ fn gave_up_note(why: &GaveUp, names: &LimitNames) -> String {
         GaveUp::Timeout => named("the query ran past its time limit", &names.timeout),
         GaveUp::Other(reason) => format!("the solver gave up ({reason})"),
     }
+}
+
+/// Why a member whose exploration used up the engine's work budget
+/// (`symbolic::ctx::WORK_BUDGET`) is not verified.
+pub fn work_budget_exhausted(budget: u64) -> String {
+    format!(
+        "not verified: the verifier stopped after {budget} steps, its work budget for one member, \
+         before every path was checked (split the member, or write the `open`, `close` and `use` \
+         statements that inference searches for)"
+    )
+}
+
+/// Why `sift test` lists fewer paths than a method has.
+pub fn exploration_stopped(budget: u64) -> String {
+    format!(
+        "path exploration stopped after {budget} steps, its work budget: the paths above are \
+         not all of the method's"
+    )
+}
+
+/// Why a member that ran past its time (`Options::member_time_ms`) is not
+/// verified.
+pub fn member_time_exhausted(ms: u64, names: &LimitNames) -> String {
+    let named = match &names.member_time {
+        Some(n) => format!(" ({n})"),
+        None => String::new(),
+    };
+    format!(
+        "not verified: the verifier stopped after {ms} ms, the time one member may take{named}, \
+         before every path was checked"
+    )
 }
 
 /// The headline of a failure that broke an obligation of this kind.
@@ -432,6 +465,7 @@ mod tests {
         let flags = LimitNames {
             rlimit: Some("--rlimit".into()),
             timeout: Some("--timeout".into()),
+            member_time: None,
         };
         let d = diagnostic(&view(Some(GaveUp::Timeout)), &flags);
         assert_eq!(

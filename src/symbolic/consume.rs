@@ -7,7 +7,7 @@
 use super::ctx::{Ctx, TermCont};
 use super::eval::{eval, eval_call_operands, find_chunk, on_arms};
 use super::heap::{Chunk, ChunkId, Heap};
-use super::infer::{close_for, open_for_field};
+use super::infer::{note_consumed_open, open_for_field, provide_instance};
 use super::state::{Obligation, State};
 use super::term::Term;
 use crate::diag::Kind;
@@ -95,6 +95,9 @@ fn at_conjunct(mut s: State, span: &Span) -> State {
 }
 
 pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
+    if !ctx.tick() {
+        return;
+    }
     match &a.kind {
         // Figure 7, row 5: φ1 * φ2 — the snapshot combines both parts.
         ExprKind::Binary(BinOp::And, l, r) => consume_inner(ctx, s, h2, l, &|ctx, s1, h2, sl| {
@@ -136,7 +139,10 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                     &name,
                     &t,
                     fe.span.clone(),
-                    &|ctx, st, opened, id| take(ctx, st, &opened, id, fe.span.clone(), k),
+                    &|ctx, mut st, opened, id| {
+                        note_consumed_open(&mut st);
+                        take(ctx, st, &opened, id, fe.span.clone(), k)
+                    },
                     &|ctx, st| {
                         let reason = Reason::NotHeld {
                             chunk: what.clone(),
@@ -167,13 +173,13 @@ pub fn consume_inner(ctx: &mut Ctx, s: State, h2: Heap, a: &Expr, k: Rest) {
                 if let Some(id) = find_chunk(ctx, &s, &h2, &name, &key) {
                     return take(ctx, s, &h2, id, a.span.clone(), k);
                 }
-                close_for(
+                provide_instance(
                     ctx,
                     s,
                     h2.clone(),
                     pred,
-                    recv,
-                    args,
+                    (recv, args),
+                    (&name, &key),
                     a.span.clone(),
                     k,
                     &|ctx, st, note| {

@@ -98,7 +98,37 @@ pub struct Ctx<'z> {
     /// The element sort of the arrays accessed so far (to show their
     /// contents in counterexamples; `array::note_sort`).
     pub elem_sorts: std::collections::HashMap<Term, Sort>,
+    /// Rule applications so far (`tick`), and how many are allowed.
+    work: u64,
+    pub work_budget: u64,
+    /// When the member must be done, if it is limited in time.
+    pub deadline: Option<std::time::Instant>,
+    /// Why the engine stopped exploring, once it has.
+    stopped: Option<Stop>,
 }
+
+/// Why the engine stopped before every path was explored: the member is
+/// then not verified (the driver reports it), whatever its paths found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The run was cancelled (`crate::cancel`).
+    Cancelled,
+    /// The member used up `Ctx::work_budget` rule applications.
+    Budget,
+    /// The member ran past `Ctx::deadline`.
+    Deadline,
+}
+
+/// Rule applications (evaluations, productions, consumptions and statements,
+/// each counted once) one member may take. Inference bounds every search
+/// it makes, but nested searches, unfoldings and case splits multiply;
+/// this keeps any member finite (the slowest test program and example
+/// takes well under a hundredth of it).
+pub const WORK_BUDGET: u64 = 10_000_000;
+
+/// How many rule applications pass between looks at the cancel flag and
+/// the clock.
+const CANCEL_EVERY: u64 = 256;
 
 /// Where a failed trial stopped: the path (its state) and why.
 pub struct TrialFailure {
@@ -139,7 +169,41 @@ impl<'z> Ctx<'z> {
             entry: None,
             replaying: false,
             elem_sorts: Default::default(),
+            work: 0,
+            work_budget: WORK_BUDGET,
+            deadline: None,
+            stopped: None,
         }
+    }
+
+    /// Counts one rule application. `false` once the run is cancelled or
+    /// the member's budget is used up: the caller then ends its path, and
+    /// every path after it ends at once (`stopped` says why).
+    pub fn tick(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        self.work += 1;
+        if self.work > self.work_budget {
+            self.stopped = Some(Stop::Budget);
+            return false;
+        }
+        if self.work.is_multiple_of(CANCEL_EVERY) {
+            if self.solver.cancelled() {
+                self.stopped = Some(Stop::Cancelled);
+            } else if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.stopped = Some(Stop::Deadline);
+            }
+        }
+        self.stopped.is_none()
+    }
+
+    /// Why the engine stopped early, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stopped
     }
 
     /// Runs `step` from `s` as a trial: on its paths, failures are not

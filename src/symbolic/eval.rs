@@ -7,7 +7,7 @@ use super::consume::{consume, remove_chunk};
 use super::ctx::{Cont, Ctx, TermCont, obligation_at};
 use super::heap::Chunk;
 use super::heap::Heap;
-use super::infer::{close_for, open_for_field, use_on_eval};
+use super::infer::{open_for_field, provide_instance, use_on_eval};
 use super::produce::produce_body;
 use super::program::{PredInfo, ProgramInfo, PureInfo};
 use super::state::State;
@@ -17,6 +17,9 @@ use crate::record::failure::{ChunkName, Reason};
 use crate::syntax::ast::*;
 
 pub fn eval(ctx: &mut Ctx, s: State, e: &Expr, k: TermCont) {
+    if !ctx.tick() {
+        return;
+    }
     match &e.kind {
         ExprKind::Int(digits) => k(ctx, s, Term::int_literal(digits)),
         ExprKind::Bool(b) => k(ctx, s, Term::bool(*b)),
@@ -564,14 +567,15 @@ pub fn open_instance(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) 
             };
             return open_from(ctx, s.clone(), rest, snap);
         }
-        // Not held: close it on demand (and open it again at once).
-        close_for(
+        // Not held: close it on demand (and open it again at once), or in
+        // a pure body take it out of a held instance that holds it.
+        provide_instance(
             ctx,
             taking,
             s.heap.clone(),
             pred,
-            recv.clone(),
-            args.clone(),
+            (recv.clone(), args.clone()),
+            (&name, &key),
             call.span.clone(),
             &|ctx, st, rest, snap| open_from(ctx, st, rest, snap),
             &|ctx, st, note| {

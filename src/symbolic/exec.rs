@@ -33,8 +33,9 @@ use crate::syntax::ast::*;
 pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
     let mut work = vec![(s, 0usize)];
     while let Some((s, i)) = work.pop() {
-        // A cancelled run's paths are not wanted (its result says so).
-        if ctx.solver.cancelled() {
+        // A cancelled run's paths are not wanted, nor those past the
+        // member's budget (its result says so).
+        if ctx.solver.cancelled() || !ctx.tick() {
             return;
         }
         let Some(st) = stmts.get(i) else {

@@ -27,29 +27,31 @@ use crate::syntax::ast::*;
 pub const MAX_DEPTH: u8 = 3;
 
 /// Whether opening an instance of `pred` (and, `depth` levels down, the
-/// instances its body holds) may give a chunk of `field` (qualified).
-fn provides(prog: &ProgramInfo, pred: &PredInfo, field: &str, depth: u8) -> bool {
-    fn walk(prog: &ProgramInfo, e: &Expr, field: &str, depth: u8) -> bool {
+/// instances its body holds) may give a chunk named `name`: a field
+/// (`Class.f`) or a predicate instance (`Class.q`).
+fn provides(prog: &ProgramInfo, pred: &PredInfo, name: &str, depth: u8) -> bool {
+    fn walk(prog: &ProgramInfo, e: &Expr, name: &str, depth: u8) -> bool {
         match &e.kind {
             ExprKind::Acc(fe) => match &fe.kind {
                 ExprKind::Field {
                     field: f, class, ..
-                } => format!("{class}.{}", f.name) == field,
+                } => format!("{class}.{}", f.name) == name,
                 _ => false,
             },
-            ExprKind::Call(c) if depth > 1 => c
-                .target
-                .as_ref()
-                .and_then(|t| prog.predicate(&t.class, &c.name.name))
-                .is_some_and(|q| walk(prog, &q.decl.body, field, depth - 1)),
+            ExprKind::Call(c) => c.target.as_ref().is_some_and(|t| {
+                prog.predicate(&t.class, &c.name.name).is_some_and(|q| {
+                    format!("{}.{}", t.class, c.name.name) == name
+                        || (depth > 1 && walk(prog, &q.decl.body, name, depth - 1))
+                })
+            }),
             ExprKind::Binary(BinOp::And, a, b) | ExprKind::Cond(_, a, b) => {
-                walk(prog, a, field, depth) || walk(prog, b, field, depth)
+                walk(prog, a, name, depth) || walk(prog, b, name, depth)
             }
-            ExprKind::Binary(BinOp::Implies, _, b) => walk(prog, b, field, depth),
+            ExprKind::Binary(BinOp::Implies, _, b) => walk(prog, b, name, depth),
             _ => false,
         }
     }
-    depth > 0 && walk(prog, &pred.decl.body, field, depth)
+    depth > 0 && walk(prog, &pred.decl.body, name, depth)
 }
 
 /// The predicate of a predicate chunk (`Class.q`).
@@ -58,13 +60,13 @@ fn pred_of<'p>(prog: &'p ProgramInfo, qualified: &str) -> Option<&'p PredInfo> {
     prog.predicate(class, name)
 }
 
-/// Held instances in `heap` that may provide `field`, in the order they
-/// were added (the choice is deterministic).
-fn candidates(prog: &ProgramInfo, heap: &Heap, field: &str, depth: u8) -> Vec<ChunkId> {
+/// Held instances in `heap` that may provide a chunk named `name`, in the
+/// order they were added (the choice is deterministic).
+fn candidates(prog: &ProgramInfo, heap: &Heap, name: &str, depth: u8) -> Vec<ChunkId> {
     heap.iter()
         .filter(|(_, c)| match c {
             Chunk::Pred { pred, .. } => {
-                pred_of(prog, pred).is_some_and(|q| provides(prog, q, field, depth))
+                pred_of(prog, pred).is_some_and(|q| provides(prog, q, name, depth))
             }
             Chunk::Field { .. } => false,
         })
@@ -94,42 +96,52 @@ pub fn open_for_field(
     found: Found,
     missing: Missing,
 ) {
+    let key = std::slice::from_ref(recv);
+    open_for(ctx, s, heap, field, key, span, found, missing)
+}
+
+/// Open on demand for any chunk: the one named `name` (a field or a
+/// predicate instance) whose key is `key`, as `open_for_field`.
+#[allow(clippy::too_many_arguments)]
+fn open_for(
+    ctx: &mut Ctx,
+    s: State,
+    heap: Heap,
+    name: &str,
+    key: &[Term],
+    span: Span,
+    found: Found,
+    missing: Missing,
+) {
     if !ctx.infer || s.infer_depth >= MAX_DEPTH {
         return missing(ctx, s);
     }
     let prog = ctx.prog.clone();
-    let cands = candidates(&prog, &heap, field, MAX_DEPTH - s.infer_depth);
-    search(ctx, s, heap, &cands, field, recv, span, found, missing)
+    let cands = candidates(&prog, &heap, name, MAX_DEPTH - s.infer_depth);
+    let target = Target { name, key, span };
+    search(ctx, s, heap, &cands, &target, found, missing)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The chunk an open on demand looks for, and where it is needed.
+struct Target<'t> {
+    name: &'t str,
+    key: &'t [Term],
+    span: Span,
+}
+
 fn search(
     ctx: &mut Ctx,
     s: State,
     heap: Heap,
     cands: &[ChunkId],
-    field: &str,
-    recv: &Term,
-    span: Span,
+    target: &Target,
     found: Found,
     missing: Missing,
 ) {
     let Some((&first, rest)) = cands.split_first() else {
         return missing(ctx, s);
     };
-    let next = |ctx: &mut Ctx, s: State| {
-        search(
-            ctx,
-            s,
-            heap.clone(),
-            rest,
-            field,
-            recv,
-            span.clone(),
-            found,
-            missing,
-        )
-    };
+    let next = |ctx: &mut Ctx, s: State| search(ctx, s, heap.clone(), rest, target, found, missing);
     let prog = ctx.prog.clone();
     let Some(Chunk::Pred {
         recv: owner,
@@ -146,52 +158,132 @@ fn search(
     let mut opened = bind(&s, Some(owner.clone()), &q.decl.params, &args);
     opened.heap = without;
     opened.obligation = None;
+    // Producing the body is nested in this open: an open it needs in turn
+    // (a body that reads before it holds the permission, from an instance
+    // the body itself holds) counts against the same bound.
+    opened.infer_depth = s.infer_depth + 1;
     // In the program's terms where a variable holds the owner.
     let owner_name =
         super::names::Names::new(&prog, &ctx.source, (&s.store, &heap, &s.old), None).term(&owner);
     let shown = format!("{owner_name}.{}()", q.decl.name.name);
-    produce_body(ctx, opened, snap, &q.decl.body, &|ctx, produced| {
-        // What opening a held instance learns is true: it stays.
-        let mut st = s.clone();
-        st.pc = produced.pc.clone();
-        // The step shows the opened heap, whether or not the caller keeps it.
-        let mut step = st.clone();
-        step.heap = produced.heap.clone();
-        let what = StepKind::Inferred(Inferred::Open {
-            instance: shown.clone(),
-            access: ctx.text(&span),
-        });
-        ctx.record(&mut step, span.clone(), what);
-        st.trace = step.trace;
-        let h = produced.heap;
-        if let Some(id) = find_chunk(ctx, &st, &h, field, std::slice::from_ref(recv)) {
-            return found(ctx, st, h, id);
-        }
-        // Instances the body held may provide it in turn.
-        let inner: Vec<ChunkId> = candidates(&prog, &h, field, MAX_DEPTH)
-            .into_iter()
-            .filter(|id| heap.get(*id).is_none())
-            .collect();
-        if inner.is_empty() || st.infer_depth + 1 >= MAX_DEPTH {
-            return next(ctx, s.resume(&st));
-        }
-        let mut deeper = st.clone();
-        deeper.infer_depth += 1;
-        search(
-            ctx,
-            deeper,
-            h,
-            &inner,
-            field,
-            recv,
-            span.clone(),
-            &|ctx, mut got, h2, id| {
-                got.infer_depth = s.infer_depth;
-                found(ctx, got, h2, id)
-            },
-            &|ctx, failed| next(ctx, s.resume(&failed)),
-        )
-    })
+    let span = target.span.clone();
+    // As a trial: the body was checked to frame itself where the predicate
+    // is declared, so a failure while producing it here (a read whose own
+    // open on demand met the bound) is no error of the program: that path
+    // gets nothing from this candidate and goes on to the next one.
+    let failures = ctx.attempt(&opened, &|ctx, t| {
+        produce_body(ctx, t, snap.clone(), &q.decl.body, &|ctx, produced| {
+            // What opening a held instance learns is true: it stays.
+            let mut st = s.clone();
+            st.pc = produced.pc.clone();
+            // The step shows the opened heap, whether or not the caller keeps it.
+            let mut step = st.clone();
+            step.heap = produced.heap.clone();
+            let what = StepKind::Inferred(Inferred::Open {
+                instance: shown.clone(),
+                access: ctx.text(&span),
+            });
+            ctx.record(&mut step, span.clone(), what);
+            st.trace = step.trace;
+            let h = produced.heap;
+            if let Some(id) = find_chunk(ctx, &st, &h, target.name, target.key) {
+                return found(ctx, st, h, id);
+            }
+            // Instances the body held may provide it in turn.
+            let inner: Vec<ChunkId> = candidates(&prog, &h, target.name, MAX_DEPTH)
+                .into_iter()
+                .filter(|id| heap.get(*id).is_none())
+                .collect();
+            if inner.is_empty() || st.infer_depth + 1 >= MAX_DEPTH {
+                return next(ctx, s.resume(&st));
+            }
+            let mut deeper = st.clone();
+            deeper.infer_depth += 1;
+            search(
+                ctx,
+                deeper,
+                h,
+                &inner,
+                target,
+                &|ctx, mut got, h2, id| {
+                    got.infer_depth = s.infer_depth;
+                    found(ctx, got, h2, id)
+                },
+                &|ctx, failed| next(ctx, s.resume(&failed)),
+            )
+        })
+    });
+    for f in failures {
+        next(ctx, s.resume(&f.state))
+    }
+}
+
+/// Whether an open on demand made while consuming took what it consumed
+/// from the opened heap: `after` is the state past the consumption, `before`
+/// the one it started from. The termination check (section 3.6) treats
+/// such a call as one inside an `opening`, as the open could be written so.
+pub fn opened_while_consuming(before: &State, after: &State) -> bool {
+    after.consumed_opens > before.consumed_opens
+}
+
+/// Counts an open on demand whose opened heap a consumption goes on from.
+pub fn note_consumed_open(s: &mut State) {
+    s.consumed_opens += 1;
+}
+
+/// A predicate instance `recv.q(args)` (chunk `name`, key `key`) must be
+/// consumed from `h2` and is not held. In a pure method's body, where no
+/// close may be inferred (`close_for`), a held instance that holds it is
+/// opened instead, as `opening` around the consumption would (paper
+/// section 4.1; `length()` calling `next.length()` with `this.list()`
+/// held); elsewhere it is closed on demand. `k` goes on from the heap left
+/// after taking it; `missing` gets the state and what a close lacked.
+#[allow(clippy::too_many_arguments)]
+pub fn provide_instance(
+    ctx: &mut Ctx,
+    s: State,
+    h2: Heap,
+    pred: &PredInfo,
+    (recv, args): (Option<Term>, Vec<Term>),
+    (name, key): (&str, &[Term]),
+    span: Span,
+    k: Rest,
+    missing: &dyn Fn(&mut Ctx, State, Option<CloseLack>),
+) {
+    if !in_pure_body(ctx, &s) {
+        return close_for(ctx, s, h2, pred, recv, args, span, k, missing);
+    }
+    // Named after what needs it: the call whose precondition this is.
+    let at = s
+        .obligation
+        .as_ref()
+        .and_then(|o| o.at.clone())
+        .unwrap_or_else(|| span.clone());
+    open_for(
+        ctx,
+        s,
+        h2,
+        name,
+        key,
+        at,
+        &|ctx, mut st, opened, id| match remove_chunk(&opened, id) {
+            Some((rest, snap)) => {
+                note_consumed_open(&mut st);
+                k(ctx, st, rest, snap)
+            }
+            None => ctx.internal(&st, span.clone(), "chunk vanished"),
+        },
+        &|ctx, st| missing(ctx, st, None),
+    )
+}
+
+/// Evaluating a pure method's body: checking it (paper 3.6 applies to its
+/// calls), or unfolding it for `use`, `using` or an inferred use. A body
+/// that verifies needs no close (none is inferred where it is checked), so
+/// its unfoldings need none either; opening is also far cheaper than
+/// closing an instance from the parts of another one.
+fn in_pure_body(ctx: &Ctx, s: &State) -> bool {
+    ctx.termination.is_some() || s.unfolding
 }
 
 /// Close on demand: the instance `recv.q(args)` must be consumed from `h2`
@@ -218,10 +310,9 @@ pub fn close_for(
     // instance, and a call to an earlier method needs what its caller has.
     // A close there could hand a call the opened instance back, or make
     // an instance of a predicate without permissions out of nothing.
-    let in_pure_body = ctx.termination.is_some();
     let (Some(recv), true) = (
         recv,
-        ctx.infer && s.infer_depth < MAX_DEPTH && !in_pure_body,
+        ctx.infer && s.infer_depth < MAX_DEPTH && !in_pure_body(ctx, &s),
     ) else {
         return missing(ctx, s, None);
     };

@@ -154,7 +154,9 @@ const EXTRA_UNFOLDS: u32 = 3;
 pub const REPLAY_UNFOLDS: u32 = 6;
 
 /// Every path of `m` (loops unrolled `unroll` times), one case per
-/// distinct sequence of decisions and failure, in exploration order.
+/// distinct sequence of decisions and failure, in exploration order; and
+/// whether the exploration stopped at the work budget (`Ctx::tick`) before
+/// every path was explored.
 pub fn explore(
     info: &Arc<ProgramInfo>,
     source: &Arc<str>,
@@ -163,7 +165,8 @@ pub fn explore(
     timeout_ms: u32,
     infer: bool,
     overflow: bool,
-) -> Vec<PathCase> {
+    work_budget: u64,
+) -> (Vec<PathCase>, bool) {
     let limits = Limits {
         timeout_ms,
         ..Limits::default()
@@ -172,6 +175,7 @@ pub fn explore(
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
         ctx.infer = infer;
         ctx.overflow = overflow;
+        ctx.work_budget = work_budget;
         ctx.unroll = Some(unroll);
         ctx.assigned = m.assigned.clone();
         let mut s0 = initial_state(
@@ -239,7 +243,7 @@ pub fn explore(
                 .collect();
             (order, c.failure.as_ref().map(|s| s.start))
         });
-        cases
+        (cases, ctx.stopped().is_some())
     })
 }
 

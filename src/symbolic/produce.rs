@@ -53,6 +53,9 @@ fn produce_with(ctx: &mut Ctx, s: State, snap: Term, a: &Expr, unit_parts: bool,
 }
 
 fn produce_inner(ctx: &mut Ctx, s: State, target: &Target, snap: Term, a: &Expr, k: Cont) {
+    if !ctx.tick() {
+        return;
+    }
     match &a.kind {
         // Figure 6, row 1: true.
         ExprKind::Bool(true) => k(ctx, with_unit_snapshot(s, target, &snap)),

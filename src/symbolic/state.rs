@@ -164,6 +164,9 @@ pub struct State {
     pub trial: Option<u32>,
     /// How many inferred opens or closes are nested here (bounded).
     pub infer_depth: u8,
+    /// How many opens on demand consumptions on this path went on from
+    /// (`infer::opened_while_consuming`).
+    pub consumed_opens: u32,
     /// Branch decisions taken, in `sift test`'s exploration only
     /// (`Ctx::unroll`): the condition's start and the side taken.
     pub decisions: imbl::Vector<(usize, bool)>,

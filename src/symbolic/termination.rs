@@ -36,7 +36,10 @@ pub fn check_call(
         return k(ctx, after);
     };
     let leaves_cycle = !ctx.prog.calls.same_cycle(&caller, &pure.fun);
-    let smaller_heap = s.opening_depth > 0 || !after.heap.is_empty();
+    // An inferred open while consuming the precondition is an `opening`.
+    let smaller_heap = s.opening_depth > 0
+        || super::infer::opened_while_consuming(s, &after)
+        || !after.heap.is_empty();
     if s.unfolding || leaves_cycle || smaller_heap {
         return k(ctx, after);
     }
