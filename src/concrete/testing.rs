@@ -9,7 +9,7 @@ use serde_json::{Value as Json, json};
 use super::{Heap, Limits, Outcome, Run, inputs, run_method};
 use crate::diag::line_col;
 use crate::symbolic::ctx::WORK_BUDGET;
-use crate::symbolic::paths::{ModelInputs, explore};
+use crate::symbolic::paths::{Exploration, ModelInputs, explore};
 use crate::symbolic::program::{MethodInfo, ProgramInfo};
 
 /// How `sift test` explores and runs.
@@ -70,16 +70,14 @@ fn rows_within(
 ) -> Vec<PathRow> {
     let src: Arc<str> = source.into();
     let (cases, stopped) = crate::stack::with_big_stack(|| {
-        explore(
-            info,
-            &src,
-            mi,
-            opts.unroll,
-            opts.timeout_ms,
-            opts.infer,
-            opts.overflow,
-            budget,
-        )
+        let how = Exploration {
+            unroll: opts.unroll,
+            timeout_ms: opts.timeout_ms,
+            infer: opts.infer,
+            overflow: opts.overflow,
+            work_budget: budget,
+        };
+        explore(info, &src, mi, how)
     });
     let method = format!("{}.{}", mi.class, mi.decl.name.name);
     let mut rows: Vec<PathRow> = cases

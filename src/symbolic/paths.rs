@@ -153,7 +153,19 @@ const EXTRA_UNFOLDS: u32 = 3;
 /// replayed counterexample's inputs their shape.
 pub const REPLAY_UNFOLDS: u32 = 6;
 
-/// Every path of `m` (loops unrolled `unroll` times), one case per
+/// How [`explore`] runs the engine.
+#[derive(Clone, Copy, Debug)]
+pub struct Exploration {
+    /// How many times loops are unrolled.
+    pub unroll: u32,
+    pub timeout_ms: u32,
+    pub infer: bool,
+    pub overflow: bool,
+    /// Engine steps before the exploration stops (`Ctx::tick`).
+    pub work_budget: u64,
+}
+
+/// Every path of `m` (loops unrolled `how.unroll` times), one case per
 /// distinct sequence of decisions and failure, in exploration order; and
 /// whether the exploration stopped at the work budget (`Ctx::tick`) before
 /// every path was explored.
@@ -161,22 +173,18 @@ pub fn explore(
     info: &Arc<ProgramInfo>,
     source: &Arc<str>,
     m: &MethodInfo,
-    unroll: u32,
-    timeout_ms: u32,
-    infer: bool,
-    overflow: bool,
-    work_budget: u64,
+    how: Exploration,
 ) -> (Vec<PathCase>, bool) {
     let limits = Limits {
-        timeout_ms,
+        timeout_ms: how.timeout_ms,
         ..Limits::default()
     };
     crate::solver::with_solver(&info.fun_decls(), limits, false, None, |solver| {
         let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
-        ctx.infer = infer;
-        ctx.overflow = overflow;
-        ctx.work_budget = work_budget;
-        ctx.unroll = Some(unroll);
+        ctx.infer = how.infer;
+        ctx.overflow = how.overflow;
+        ctx.work_budget = how.work_budget;
+        ctx.unroll = Some(how.unroll);
         ctx.assigned = m.assigned.clone();
         let mut s0 = initial_state(
             &mut ctx,
@@ -200,7 +208,7 @@ pub fn explore(
             let shapes = RefCell::new(Vec::new());
             let mut unfolding = start.clone();
             unfolding.heap = start.old.clone();
-            unfold_instances(&mut ctx, unfolding, unroll + EXTRA_UNFOLDS, &|_, st| {
+            unfold_instances(&mut ctx, unfolding, how.unroll + EXTRA_UNFOLDS, &|_, st| {
                 shapes.borrow_mut().push((st.pc, st.heap))
             });
             for (pc, input_heap) in shapes.into_inner() {
