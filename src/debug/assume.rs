@@ -162,9 +162,18 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
         StepKind::Statement { .. }
         | StepKind::Join { .. }
         | StepKind::Inferred(_)
-        | StepKind::LoopFrame { .. } => {
+        | StepKind::LoopFrame { .. }
+        | StepKind::LoopBreak { .. } => {
             match stmt_at(&|s| s.span == *span) {
-                Some(s) if matches!(s.kind, StmtKind::Return(_)) => Ok(Point::Before(s.span.start)),
+                // Nothing runs after these in their block.
+                Some(s)
+                    if matches!(
+                        s.kind,
+                        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+                    ) =>
+                {
+                    Ok(Point::Before(s.span.start))
+                }
                 Some(s) => Ok(Point::After(s.span.end)),
                 // A step inside a statement (of the statements `x++` in an
                 // `if` condition is lowered to): before the innermost one

@@ -252,6 +252,7 @@ impl<'a> Walker<'a> {
                 .or_else(|| value.as_ref().and_then(|v| self.expr(v))),
             StmtKind::For(f) => self.for_loop(f),
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
+            StmtKind::Break | StmtKind::Continue => None,
             StmtKind::Call(e)
             | StmtKind::Assert(e)
             | StmtKind::Assume(e)

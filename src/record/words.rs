@@ -32,6 +32,12 @@ impl fmt::Display for StepKind {
             StepKind::LoopFrame { cond } => {
                 write!(f, "returning: the frame of the loop (while {cond}) is back")
             }
+            StepKind::LoopBreak { cond } => {
+                write!(
+                    f,
+                    "leaving the loop (while {cond}) by `break`: its frame is back"
+                )
+            }
             StepKind::Inferred(Inferred::Open { instance, access }) => {
                 write!(f, "inferred: open `{instance}` for `{access}`")
             }

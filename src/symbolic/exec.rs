@@ -1,14 +1,15 @@
 //! `exec` (paper Figure 8): statements, in continuation-passing style.
 //!
-//! `k` is the rest of the path after the statement; `ret` is where a
-//! `return` goes (the method's postcondition). Each statement records the
+//! `k` is the rest of the path after the statement; `ex` says where a
+//! `return` goes (the method's postcondition), and a `break` or `continue`
+//! (the innermost loop's). Each statement records the
 //! state it produced, so a failure carries the steps that led to it.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::consume::consume;
-use super::ctx::{Cont, Ctx, TermCont, obligation_at};
+use super::ctx::{Cont, Ctx, Exits, TermCont, obligation_at};
 use super::eval::{
     bind, eval, eval_args, eval_call_operands, open_instance, predicate_of, unfold_pure,
 };
@@ -30,7 +31,7 @@ use crate::syntax::ast::*;
 /// blocks, not with their length. Taking the first reached state first keeps
 /// the depth-first order of the paper's continuations (and the solver's
 /// push/pop stack in step with it).
-pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
+pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ex: Exits) {
     let mut work = vec![(s, 0usize)];
     while let Some((s, i)) = work.pop() {
         // A cancelled run's paths are not wanted (its result says so).
@@ -42,7 +43,7 @@ pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
             continue;
         };
         let reached = RefCell::new(Vec::new());
-        exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ret);
+        exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ex);
         work.extend(
             reached
                 .into_inner()
@@ -53,14 +54,16 @@ pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
     }
 }
 
-fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
-    let done = |ctx: &mut Ctx, s: State| {
+fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ex: Exits) {
+    // The statement's step, then on to `k`.
+    let to = |ctx: &mut Ctx, s: State, k: Cont| {
         let mut s = s;
         let text = ctx.text(&st.span);
         let form = StmtForm::of(&st.kind);
         ctx.record(&mut s, st.span.clone(), StepKind::Statement { form, text });
         k(ctx, s)
     };
+    let done = |ctx: &mut Ctx, s: State| to(ctx, s, k);
     match &st.kind {
         // Figure 8, row 1: `T x;` gives x its type's default value.
         StmtKind::Local {
@@ -107,8 +110,8 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                     b.decisions.push_back((cond.span.start, taken));
                 }
                 match (taken, els) {
-                    (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
-                    (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
+                    (true, _) => exec_block(ctx, b, &then.stmts, k, ex),
+                    (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ex),
                     (false, None) => k(ctx, b),
                 }
             })
@@ -118,7 +121,16 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             invariants,
             body,
             pre,
-        } => exec_while(ctx, s, (pre, cond), invariants, body, k, ret),
+            body_first,
+        } => exec_while(ctx, s, (pre, cond), invariants, (body, *body_first), k, ex),
+        StmtKind::Break => match ex.brk {
+            Some(brk) => to(ctx, s, brk),
+            None => ctx.internal(&s, st.span.clone(), "a `break` outside a loop"),
+        },
+        StmtKind::Continue => match ex.cont {
+            Some(cont) => to(ctx, s, cont),
+            None => ctx.internal(&s, st.span.clone(), "a `continue` outside a loop"),
+        },
         // Figure 8, row 7: assert (here any assertion; the heap is unchanged).
         StmtKind::Assert(a) => {
             let mut ob = Obligation::per_conjunct(Kind::AssertFailed);
@@ -146,7 +158,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                     text,
                 };
                 ctx.record(&mut s, st.span.clone(), step);
-                ret(ctx, s)
+                (ex.ret)(ctx, s)
             };
             match value {
                 None => finish(ctx, s),
@@ -402,19 +414,26 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
 /// A loop (docs/language.md section 3.2). Entry: the invariant is consumed;
 /// what it leaves is the *frame*, one per path of the consumption. Body:
 /// checked once from any state satisfying the invariant and the condition;
-/// a `return` inside it has the frame back (`with_frame`). Exit: the path
-/// goes on from each frame plus the invariant and the negated condition.
+/// a `return` or `break` inside it has the frame back (`with_frame`), and a
+/// `continue` must re-establish the invariant as the body's end does. Exit:
+/// the path goes on from each frame plus the invariant and the negated
+/// condition, and from each `break`.
+///
+/// A `do` loop (`body_first`) first runs its body from the entry state
+/// itself (a `break` there goes on after the loop as it is); the invariant
+/// is first consumed where that run reaches the test (its end or a
+/// `continue`), and from there on the loop is the same.
 fn exec_while(
     ctx: &mut Ctx,
     s: State,
     (pre, cond): (&Block, &Expr),
     invariants: &[Expr],
-    body: &Block,
+    (body, body_first): (&Block, bool),
     k: Cont,
-    ret: Cont,
+    ex: Exits,
 ) {
     if let Some(n) = ctx.unroll {
-        return super::paths::unrolled_while(ctx, s, (pre, cond), body, n, k, ret);
+        return super::paths::unrolled_while(ctx, s, (pre, cond), body, body_first, n, k, ex);
     }
     let inv = conjoin(invariants, cond.span.clone());
     let mut assigned = BTreeSet::new();
@@ -423,7 +442,8 @@ fn exec_while(
     // The condition, after its postfix updates (`pre`, empty unless the
     // condition has some).
     let test = |ctx: &mut Ctx, s: State, k: TermCont, ret: Cont| {
-        exec_block(ctx, s, &pre.stmts, &|ctx, s| eval(ctx, s, cond, k), ret)
+        let eval_cond = |ctx: &mut Ctx, s: State| eval(ctx, s, cond, k);
+        exec_block(ctx, s, &pre.stmts, &eval_cond, Exits::method(ret))
     };
     // `untouched` in the invariant compares with the heap on entry to the
     // loop: the invariant is consumed and produced with that heap as the
@@ -442,13 +462,36 @@ fn exec_while(
         st
     };
 
-    // Entry. A path on which the invariant fails ends here.
+    // The states at the first test: the entry state, or those a `do`
+    // body's first run reaches it in. Its `break`s are kept for the exit.
+    let broken = RefCell::new(Vec::new());
+    let firsts = if body_first {
+        let firsts = RefCell::new(Vec::new());
+        let reach = |_: &mut Ctx, st: State| firsts.borrow_mut().push(st);
+        let leave = |_: &mut Ctx, st: State| broken.borrow_mut().push(st);
+        let jumps = Exits {
+            ret: ex.ret,
+            brk: Some(&leave),
+            cont: Some(&reach),
+        };
+        exec_block(ctx, s.clone(), &body.stmts, &reach, jumps);
+        firsts.into_inner()
+    } else {
+        vec![s.clone()]
+    };
+
+    // Entry. A path on which the invariant fails ends here. The frames'
+    // facts are those past the entry state's (a `do` body's first run
+    // extends its path).
     let frames = RefCell::new(Vec::new());
-    let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
-    consume(ctx, at_entry(s.clone()), &inv, Some(ob), &|_, frame, _| {
-        frames.borrow_mut().push(back(frame))
-    });
+    for first in firsts {
+        let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
+        consume(ctx, at_entry(first), &inv, Some(ob), &|_, frame, _| {
+            frames.borrow_mut().push(back(frame))
+        });
+    }
     let frames = frames.into_inner();
+    let base = s.pc.len();
 
     // Body.
     let mut start = s.clone();
@@ -459,11 +502,19 @@ fn exec_while(
         // Without a frame (the invariant failed on entry, reported) the
         // return goes on with the body's heap alone.
         if frames.is_empty() {
-            return ret(ctx, end);
+            return (ex.ret)(ctx, end);
         }
         for frame in &frames {
-            let out = with_frame(ctx, &end, frame, s.pc.len(), cond);
-            ret(ctx, out)
+            let out = with_frame(ctx, &end, frame, base, cond, Leaving::Return);
+            (ex.ret)(ctx, out)
+        }
+    };
+    // Without a frame, a `break` goes nowhere: the failure on entry is
+    // reported, and the exit has no path either.
+    let left = |ctx: &mut Ctx, end: State| {
+        for frame in &frames {
+            let out = with_frame(ctx, &end, frame, base, cond, Leaving::Break);
+            broken.borrow_mut().push(out)
         }
     };
     // The invariant may split the path; a `join` in the body merges all of
@@ -492,13 +543,22 @@ fn exec_while(
                 let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
                 consume(ctx, at_entry(end), &inv, Some(ob), &|_, _, _| {});
             };
-            exec_block(ctx, s3, &body.stmts, &preserve, &returned)
+            let jumps = Exits {
+                ret: &returned,
+                brk: Some(&left),
+                cont: Some(&preserve),
+            };
+            exec_block(ctx, s3, &body.stmts, &preserve, jumps)
         };
         test(ctx, s1, &run, &returned);
     }
     ctx.leave_unit(saved);
 
-    // Exit.
+    // Exit: through a `break` (after the body's unit: the code after the
+    // loop is the enclosing unit's), then through the condition.
+    for out in broken.into_inner() {
+        k(ctx, out)
+    }
     for frame in frames {
         let mut after = frame;
         havoc(ctx, &mut after, &assigned);
@@ -520,19 +580,33 @@ fn exec_while(
                 );
                 k(ctx, out)
             };
-            test(ctx, back(s1), &exit, ret)
+            test(ctx, back(s1), &exit, ex.ret)
         })
     }
 }
 
-/// A `return` inside a loop body, with the loop's frame back: the chunks
+/// How a path leaves a loop body other than through its end.
+#[derive(Clone, Copy)]
+enum Leaving {
+    Return,
+    Break,
+}
+
+/// A `return` or `break` inside a loop body, with the loop's frame back: the chunks
 /// the invariant did not consume on entry, with their values (the body
 /// holds no permission to them, so they are unchanged), and what that
 /// consumption learned about the entry state (the facts of `frame` past
 /// the first `base`, the length of the path condition on entry). They are
 /// terms of the entry state, which the havoc of the body's variables does
 /// not touch.
-fn with_frame(ctx: &mut Ctx, end: &State, frame: &State, base: usize, cond: &Expr) -> State {
+fn with_frame(
+    ctx: &mut Ctx,
+    end: &State,
+    frame: &State,
+    base: usize,
+    cond: &Expr,
+    how: Leaving,
+) -> State {
     let mut out = end.clone();
     out.heap.merge(&frame.heap);
     for fact in frame.pc.facts_since(base) {
@@ -542,8 +616,10 @@ fn with_frame(ctx: &mut Ctx, end: &State, frame: &State, base: usize, cond: &Exp
         .trace
         .last()
         .map_or_else(|| cond.span.clone(), |step| step.span.clone());
-    let step = StepKind::LoopFrame {
-        cond: ctx.text(&cond.span),
+    let cond = ctx.text(&cond.span);
+    let step = match how {
+        Leaving::Return => StepKind::LoopFrame { cond },
+        Leaving::Break => StepKind::LoopBreak { cond },
     };
     ctx.record(&mut out, span, step);
     out
