@@ -150,7 +150,7 @@ fn is_ident_char(b: u8) -> bool {
 }
 
 /// Reserved words (docs/language.md section 1).
-pub const RESERVED: [&str; 35] = [
+pub const RESERVED: [&str; 38] = [
     "class",
     "static",
     "void",
@@ -186,6 +186,9 @@ pub const RESERVED: [&str; 35] = [
     "for",
     "Object",
     "decreases",
+    "break",
+    "continue",
+    "do",
 ];
 
 const MULTI_CHAR_OPS: [&str; 17] = [
