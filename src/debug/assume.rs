@@ -128,7 +128,13 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             let inside = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end);
             if let Some(s) = inside
                 && !in_loop_body(tree, n, s)
-                && !matches!(s.kind, StmtKind::While { body_first: true, .. })
+                && !matches!(
+                    s.kind,
+                    StmtKind::While {
+                        body_first: true,
+                        ..
+                    }
+                )
             {
                 return Ok(Point::Before(s.span.start));
             }
