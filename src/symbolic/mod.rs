@@ -9,6 +9,7 @@ pub mod exec;
 pub mod heap;
 pub mod hint;
 pub mod infer;
+mod looping;
 pub mod measure;
 pub mod names;
 pub mod paths;
