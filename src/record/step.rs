@@ -121,11 +121,14 @@ impl StepKind {
     }
 
     /// The step records a decision between paths (an arm, a loop's body
-    /// or its exit).
+    /// or its exit, through the condition or a `break`).
     pub fn is_decision(&self) -> bool {
         matches!(
             self,
-            StepKind::Branch { .. } | StepKind::LoopBody { .. } | StepKind::LoopAfter { .. }
+            StepKind::Branch { .. }
+                | StepKind::LoopBody { .. }
+                | StepKind::LoopAfter { .. }
+                | StepKind::LoopBreak { .. }
         )
     }
 }
