@@ -17,6 +17,7 @@ use super::program::{collect_assigned, conjoin};
 use super::state::{Obligation, State};
 use super::term::Term;
 use crate::diag::Kind;
+use crate::record::failure::Related;
 use crate::record::step::StepKind;
 use crate::syntax::ast::*;
 
@@ -94,7 +95,10 @@ pub(super) fn exec_while(
     // extends its path).
     let frames = RefCell::new(Vec::new());
     for first in firsts {
-        let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
+        let mut ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
+        if body_first {
+            ob.related.push((body.span.clone(), Related::DoBody));
+        }
         consume(ctx, at_entry(first), &inv, Some(ob), &|_, frame, _| {
             frames.borrow_mut().push(back(frame))
         });
