@@ -422,6 +422,55 @@ fn the_trace_shows_the_loop_frame_back_at_a_return() {
     assert_eq!(steps[at].2, r#"["o.f ↦ old(o.f)"]"#, "{steps:?}");
 }
 
+/// A `break`: the trace shows the state at the `break` going on after the
+/// loop with the frame back (the chunk set aside beside the one the
+/// iteration held), and then the code after the loop.
+#[test]
+fn the_trace_shows_the_loop_frame_back_at_a_break() {
+    let p = temp_file(
+        "loop_break.sift",
+        b"class O { int f; }\nclass A {\n  static void m(O o, O p, int n) requires acc(o.f) && acc(p.f); ensures acc(o.f) && acc(p.f) && o.f == 5; {\n    int i = 0;\n    while (i < n) invariant acc(p.f); { p.f = i; if (i == 3) { break; } i = i + 1; }\n    assert p.f == 3;\n  }\n}\n",
+    );
+    let o = sift(&["verify", "--json", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let errors = v["files"][0]["errors"].as_array().expect("errors");
+    let kinds: Vec<(&str, u64)> = errors
+        .iter()
+        .map(|e| (e["kind"].as_str().unwrap(), e["line"].as_u64().unwrap()))
+        .collect();
+    // The exit path knows nothing of `p.f` (the assertion fails there);
+    // the `break` path knows `p.f == 3`, and `o.f` from the frame with its
+    // value on entry, which need not be 5.
+    assert_eq!(
+        kinds,
+        [("postcondition.failed", 3), ("assert.failed", 6)],
+        "{errors:?}"
+    );
+    let e = &errors[0];
+    let steps: Vec<(u64, &str, String)> = e["trace"]
+        .as_array()
+        .expect("trace")
+        .iter()
+        .map(|s| {
+            (
+                s["line"].as_u64().expect("line"),
+                s["description"].as_str().expect("description"),
+                s["heap"].to_string(),
+            )
+        })
+        .collect();
+    let at = steps
+        .iter()
+        .position(|(_, d, _)| *d == "leaving the loop (while i < n) by `break`: its frame is back")
+        .unwrap_or_else(|| panic!("{steps:?}"));
+    assert_eq!(steps[at - 1].1, "break;", "{steps:?}");
+    assert_eq!(steps[at].0, 5, "{steps:?}");
+    assert!(steps[at].2.contains("o.f ↦ old(o.f)"), "{steps:?}");
+    assert!(steps[at].2.contains("p.f ↦ i"), "{steps:?}");
+    assert_eq!(steps[at + 1].1, "assert p.f == 3;", "{steps:?}");
+}
+
 /// Java's line ends: `\n`, `\r\n` and a lone `\r` each end a line, in the
 /// text report, in JSON (error, end and trace positions) and for `//`
 /// comments; a U+2028 in a comment does not.

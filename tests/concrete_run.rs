@@ -137,6 +137,48 @@ fn a_return_inside_a_loop_body_has_the_frame_back() {
     );
 }
 
+/// `break` leaves the innermost loop, `continue` goes to the next test
+/// (in a `for` loop after the update), and the invariant is checked there:
+/// at the first test of a `do` as `invariant.not.established`.
+#[test]
+fn break_continue_and_do() {
+    // n = 4: the `while` counts the odd i in 1..4 (2), the `for` adds 10
+    // for k = 0, 2, 3 (its `continue` at k = 1 runs `k++`).
+    returns("J", "jumps", &[Int(4)], false, "32");
+    returns("J", "jumps", &[Int(0)], false, "0");
+    fails(
+        "J",
+        "continueBreaks",
+        &[Int(5)],
+        false,
+        Kind::InvariantNotPreserved,
+        102,
+    );
+    returns("J", "continueBreaks", &[Int(1)], false, "1");
+    returns("J", "counts", &[Int(0), Int(1)], false, "1");
+    returns("J", "counts", &[Int(3), Int(3)], false, "3");
+    fails(
+        "J",
+        "counts",
+        &[Int(3), Int(0)],
+        false,
+        Kind::InvariantNotEstablished,
+        111,
+    );
+    fails(
+        "J",
+        "counts",
+        &[Int(3), Int(2)],
+        false,
+        Kind::InvariantNotPreserved,
+        111,
+    );
+    // The body's first run ends at the `break` (n = 5, i = 3) or at the
+    // test: `f` is held throughout.
+    returns("J", "keeps", &[Int(5)], true, "");
+    returns("J", "keeps", &[Int(0)], true, "");
+}
+
 #[test]
 fn predicates_own_their_footprint() {
     // Two lists sharing a tail: the second close opens the first list to

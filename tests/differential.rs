@@ -240,14 +240,16 @@ fn verified_methods_never_fail_concretely() {
 
 /// The programs written for the statement sugar (`tests/programs/sugar`:
 /// `++`, compound assignments, postfix updates, `for`, `Object`) are lowered
-/// once for both the verifier and the interpreter: the members they verify
-/// must run without failing too.
+/// once for both the verifier and the interpreter, and those for `break`,
+/// `continue` and `do` (`tests/programs/loops`) take the engine's and the
+/// interpreter's own rules: the members they verify must run without
+/// failing too.
 #[test]
 fn verified_sugar_methods_never_fail_concretely() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/sugar");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/programs/sugar")
-        .flatten()
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = ["tests/programs/sugar", "tests/programs/loops"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect(d).flatten())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "sift"))
         .collect();
@@ -303,6 +305,8 @@ fn the_generator_is_deterministic_and_varied() {
         "(exists int i",
         "assert forall int i",
         "==> twice(",
+        "{ break; }",
+        "{ continue; }",
     ] {
         assert!(all.contains(construct), "no `{construct}` generated");
     }

@@ -176,6 +176,22 @@ const CASES: &[Case] = &[
         "make `i <= n` hold before the loop, or weaken the invariant",
     ),
     (
+        "an invariant that does not hold at a do loop's first test",
+        &[],
+        "class A {\n  static void m(int n) {\n    int i = 0;\n    do {\n      i = i + 1;\n    } while (i < n) invariant i >= 2;\n  }\n}\n",
+        "invariant.not.established",
+        6,
+        "make `i >= 2` hold when the body's first run ends, or weaken the invariant",
+    ),
+    (
+        "an invariant a continue breaks",
+        &[],
+        "class A {\n  static void m() {\n    int i = 0;\n    while (i < 3) invariant i >= 0; {\n      i = i + 1;\n      if (i == 2) { i = -1; continue; }\n    }\n  }\n}\n",
+        "invariant.not.preserved",
+        4,
+        "the body must make `i >= 0` hold again, from the invariant and the condition alone: strengthen the invariant",
+    ),
+    (
         "an invariant the body breaks",
         &[],
         "class A {\n  static void m() {\n    int i = 0;\n    while (i < 3) invariant i >= 0; {\n      i = i - 1;\n    }\n  }\n}\n",

@@ -214,6 +214,21 @@ const HIGHLIGHTED: &[(&str, &str, &str)] = &[
         "assert.failed",
         "siftAnnotation",
     ),
+    (
+        "  void d() { do { if (x > 0) { break; } continue; } while (x < 3); }",
+        "do",
+        "siftRepeat",
+    ),
+    (
+        "  void d() { do { if (x > 0) { break; } continue; } while (x < 3); }",
+        "break",
+        "siftRepeat",
+    ),
+    (
+        "  void d() { do { if (x > 0) { break; } continue; } while (x < 3); }",
+        "continue",
+        "siftRepeat",
+    ),
     ("}", "}", ""),
 ];
 

@@ -50,7 +50,9 @@ fn code_exprs(s: &Stmt) -> Vec<&Expr> {
         | StmtKind::Join(_)
         | StmtKind::Open(_)
         | StmtKind::Close(_)
-        | StmtKind::Use(_) => Vec::new(),
+        | StmtKind::Use(_)
+        | StmtKind::Break
+        | StmtKind::Continue => Vec::new(),
     }
 }
 

@@ -101,6 +101,13 @@ pub(crate) fn mismatch(expected: &Ty, found: &Ty, span: Span) -> Diagnostic {
     .with_label(format!("expected `{expected}`, found `{found}`"))
 }
 
+/// The `break` and `continue` statements seen in a loop's body.
+#[derive(Clone, Copy, Default)]
+struct Jumps {
+    broken: bool,
+    continued: bool,
+}
+
 /// The member being checked.
 struct Ctx {
     /// Index of the class in the program (and the table).
@@ -110,6 +117,10 @@ struct Ctx {
     /// The return type: `Void` for void methods and constructors.
     ret: Ty,
     clause: Clause,
+    /// One entry per enclosing loop, innermost last: whether a `break`
+    /// leaves it (which lets a `while (true)` complete normally) and
+    /// whether a `continue` goes to its test (which a `do` needs).
+    loops: Vec<Jumps>,
 }
 
 impl Ctx {
@@ -120,6 +131,7 @@ impl Ctx {
             kind: MemberKind::Method,
             ret: Ty::Void,
             clause: Clause::Code,
+            loops: Vec::new(),
         }
     }
 }
@@ -167,6 +179,7 @@ impl Checker {
             kind,
             ret,
             clause: Clause::Code,
+            loops: Vec::new(),
         };
         self.scopes.reset();
         self.scopes.push();

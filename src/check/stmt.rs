@@ -10,16 +10,20 @@ use super::positions::{Clause, Pos};
 use super::scope::Local;
 use super::steps::GHOST_EXPR;
 use super::types::Ty;
-use super::{Checker, error};
+use super::{Checker, Jumps, error};
 use crate::syntax::ast::{Block, Expr, ExprKind, For, MemberKind, Span, Stmt, StmtKind};
 
-/// Why a statement cannot complete normally (there is no `break`, so only
-/// these).
+/// Why a statement cannot complete normally.
 #[derive(Clone, Copy)]
 enum Ends {
     Return,
-    /// A `while` whose condition is the constant `true`.
+    Break,
+    Continue,
+    /// A loop whose condition is the constant `true`, which no `break`
+    /// leaves.
     Loop,
+    /// A `do` whose body never reaches the test, which no `break` leaves.
+    DoBody,
     /// An `if` whose branches all cannot complete normally.
     Branches,
 }
@@ -28,6 +32,9 @@ impl Ends {
     fn label(self) -> &'static str {
         match self {
             Ends::Return => "this statement follows a `return`",
+            Ends::Break => "this statement follows a `break`",
+            Ends::Continue => "this statement follows a `continue`",
+            Ends::DoBody => "this statement follows a `do` whose body never reaches its test",
             Ends::Loop => "this statement follows a loop whose condition is always `true`",
             Ends::Branches => "no branch of the `if` before this statement goes on after it",
         }
@@ -171,18 +178,54 @@ impl Checker {
                 cond,
                 invariants,
                 body,
+                body_first,
                 ..
             } => {
-                self.condition(cond, "while");
+                let keyword = if *body_first { "do" } else { "while" };
+                self.condition(cond, keyword);
                 for inv in invariants.iter_mut() {
                     self.assertion(inv, Clause::Invariant);
                 }
-                self.block(body);
-                // Java's rule: only a constant `true` makes a loop endless
-                // (without `break`); `while (b)` may always stop.
+                self.ctx.loops.push(Jumps::default());
+                let body_ends = self.block(body);
+                let jumps = self.ctx.loops.pop().unwrap_or_default();
+                // Java's rules: only a constant `true` makes a loop endless,
+                // unless a `break` leaves it; `while (b)` may always stop.
+                // A `do` reaches its test only if its body can complete
+                // normally (`continue` counts: it goes to the test).
+                if jumps.broken {
+                    return None;
+                }
                 if constant::is_true(cond) {
                     return Some(Ends::Loop);
                 }
+                if *body_first && body_ends && !jumps.continued {
+                    return Some(Ends::DoBody);
+                }
+            }
+            StmtKind::Break => {
+                return match self.ctx.loops.last_mut() {
+                    Some(jumps) => {
+                        jumps.broken = true;
+                        Some(Ends::Break)
+                    }
+                    None => {
+                        self.outside_loop(stmt_span, "break");
+                        None
+                    }
+                };
+            }
+            StmtKind::Continue => {
+                return match self.ctx.loops.last_mut() {
+                    Some(jumps) => {
+                        jumps.continued = true;
+                        Some(Ends::Continue)
+                    }
+                    None => {
+                        self.outside_loop(stmt_span, "continue");
+                        None
+                    }
+                };
             }
             StmtKind::Update { target, op, value } => self.update_stmt(target, *op, value.as_mut()),
             StmtKind::Chain { targets, value } => self.chain(targets, value),
@@ -347,12 +390,23 @@ impl Checker {
         for inv in f.invariants.iter_mut() {
             self.assertion(inv, Clause::Invariant);
         }
+        self.ctx.loops.push(Jumps::default());
         self.block(&mut f.body);
+        let broken = self.ctx.loops.pop().unwrap_or_default().broken;
         if let Some(update) = &mut f.update {
             self.stmt(update);
         }
         self.scopes.pop();
-        constant::is_true(&f.cond).then_some(Ends::Loop)
+        (constant::is_true(&f.cond) && !broken).then_some(Ends::Loop)
+    }
+
+    fn outside_loop(&mut self, span: Span, keyword: &str) {
+        let d = error(span, format!("`{keyword}` outside a loop"))
+            .with_label(format!(
+                "`{keyword}` must be inside a `while`, `for` or `do` body"
+            ))
+            .with_help("remove it, or return from the method with `return`");
+        self.report(d);
     }
 
     /// `open`, `close` and `use`: the target must be a call of the right kind.

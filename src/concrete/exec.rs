@@ -18,6 +18,9 @@ pub(crate) struct Frame {
 pub(crate) enum Flow {
     Normal,
     Return(Option<Value>),
+    /// A `break` or `continue`, on its way to the innermost loop.
+    Break,
+    Continue,
 }
 
 pub fn default_value(t: &TypeKind) -> Value {
@@ -79,6 +82,11 @@ impl Machine<'_> {
         let result = match self.exec_block(&mi.decl.body.stmts, &mut frame, &old)? {
             Flow::Return(v) => v,
             Flow::Normal => None,
+            Flow::Break | Flow::Continue => {
+                return Err(Stop::Internal(
+                    "a `break` or `continue` outside a loop".into(),
+                ));
+            }
         };
         if mi.ret.is_some() && result.is_none() {
             return Err(Stop::Internal(format!(
@@ -108,8 +116,9 @@ impl Machine<'_> {
 
     pub fn exec_block(&mut self, stmts: &[Stmt], frame: &mut Frame, old: &OldState) -> R<Flow> {
         for st in stmts {
-            if let Flow::Return(v) = self.exec(st, frame, old)? {
-                return Ok(Flow::Return(v));
+            match self.exec(st, frame, old)? {
+                Flow::Normal => {}
+                jump => return Ok(jump),
             }
         }
         Ok(Flow::Normal)
@@ -163,7 +172,10 @@ impl Machine<'_> {
                 invariants,
                 body,
                 pre,
-            } => return self.exec_while(cond, invariants, (pre, body), frame, old),
+                body_first,
+            } => return self.exec_while(cond, invariants, (pre, body, *body_first), frame, old),
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
             StmtKind::Assert(a) => {
                 let mut avail = frame.perms.clone();
                 let ob = Obligation {
@@ -386,19 +398,28 @@ impl Machine<'_> {
         &mut self,
         cond: &Expr,
         invariants: &[Expr],
-        (pre, body): (&Block, &Block),
+        (pre, body, body_first): (&Block, &Block, bool),
         frame: &mut Frame,
         old: &OldState,
     ) -> R<Flow> {
         let inv = conjoin(invariants, cond.span.clone());
+        // `untouched` in an invariant compares with the loop's entry (an
+        // invariant cannot contain `old`).
+        let entry = super::array::snapshot(&self.heap, &frame.perms);
+        // A `do` body runs once with all the permissions before the first
+        // test, where the invariant is first checked.
+        if body_first {
+            match self.exec_block(&body.stmts, frame, old)? {
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
         let read = frame.perms.clone();
         let ob = Obligation {
             kind: Kind::InvariantNotEstablished,
             at: None,
         };
-        // `untouched` in an invariant compares with the loop's entry (an
-        // invariant cannot contain `old`).
-        let entry = super::array::snapshot(&self.heap, &frame.perms);
         let inside = self.consume(&inv, env(&frame.store, &read, &entry), &mut frame.perms, ob)?;
         let outside = std::mem::replace(&mut frame.perms, inside);
         loop {
@@ -407,9 +428,15 @@ impl Machine<'_> {
             if !self.eval_bool(cond, env(&frame.store, &frame.perms, old))? {
                 break;
             }
-            if let Flow::Return(v) = self.exec_block(&body.stmts, frame, old)? {
-                frame.perms.add(outside);
-                return Ok(Flow::Return(v));
+            // A `return` or `break` has the frame back; a `continue` goes
+            // on to the invariant, as the body's end does.
+            match self.exec_block(&body.stmts, frame, old)? {
+                Flow::Return(v) => {
+                    frame.perms.add(outside);
+                    return Ok(Flow::Return(v));
+                }
+                Flow::Break => break,
+                Flow::Normal | Flow::Continue => {}
             }
             let read = frame.perms.clone();
             let ob = Obligation {

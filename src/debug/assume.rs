@@ -170,9 +170,18 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
             // The innermost statement holding the failure, else where the
             // path stood before it (a postcondition or an invariant at the
             // end).
+            // A failure in a `do` loop's header (its invariant or
+            // condition) comes after its body ran, as one in a loop body.
             let inside = stmt_at(&|s| s.span.start <= span.start && span.end <= s.span.end);
             if let Some(s) = inside
                 && !in_loop_body(tree, n, s)
+                && !matches!(
+                    s.kind,
+                    StmtKind::While {
+                        body_first: true,
+                        ..
+                    }
+                )
             {
                 return Ok(Point::Before(s.span.clone()));
             }
@@ -209,9 +218,16 @@ fn point_of(m: &Method, tree: &Tree, n: usize) -> Result<Point, String> {
         StepKind::Statement { .. }
         | StepKind::Join { .. }
         | StepKind::Inferred(_)
-        | StepKind::LoopFrame { .. } => {
+        | StepKind::LoopFrame { .. }
+        | StepKind::LoopBreak { .. } => {
             match stmt_at(&|s| s.span == *span) {
-                Some(s) if matches!(s.kind, StmtKind::Return(_)) => {
+                // Nothing runs after these in their block.
+                Some(s)
+                    if matches!(
+                        s.kind,
+                        StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+                    ) =>
+                {
                     Ok(Point::Before(s.span.clone()))
                 }
                 Some(s) => Ok(Point::After(s.span.end)),
@@ -403,6 +419,13 @@ mod tests {
     assert y == 5;
     return y;
   }
+  static int n(int x) {
+    do {
+      x = x + 2;
+      if (x > 9) { break; }
+    } while (x < 7) invariant x >= 3;
+    return x;
+  }
 }
 ";
 
@@ -430,8 +453,12 @@ mod tests {
     }
 
     fn inserted(steps: &[(&str, StepKind)]) -> String {
+        inserted_in("A.m", steps)
+    }
+
+    fn inserted_in(member: &str, steps: &[(&str, StepKind)]) -> String {
         let t = tree(steps);
-        let ins = insertion(SRC, "A.m", &t, steps.len() - 1, "P").expect("an insertion point");
+        let ins = insertion(SRC, member, &t, steps.len() - 1, "P").expect("an insertion point");
         let out = ins.apply(SRC);
         assert!(out[ins.stmt_start..].starts_with("assume P;"));
         let (line, _) = crate::diag::line_col(&out, ins.stmt_start);
@@ -544,6 +571,36 @@ mod tests {
         // Before a `return`: not the `return` itself.
         let ret = ("return y;", stmt(StmtForm::Return, "return y;"));
         assert_eq!(before(&[entry, decl, ret]), 2);
+    }
+
+    #[test]
+    fn points_in_do_loops_and_at_breaks() {
+        let entry = ("n", ENTRY);
+        // The invariant fails at the first test, after the body ran once:
+        // after its last statement, not before the loop.
+        let first_test = [
+            entry.clone(),
+            ("x = x + 2;", stmt(StmtForm::Assign, "x = x + 2;")),
+            ("x >= 3", fails(Kind::InvariantNotEstablished, "x >= 3")),
+        ];
+        assert_eq!(inserted_in("A.n", &first_test), "x = x + 2; assume P;");
+        // A `break`, and the frame back after it: before the `break`.
+        let broke = [
+            entry,
+            ("x = x + 2;", stmt(StmtForm::Assign, "x = x + 2;")),
+            ("x > 9", branch("x > 9", Arm::Then)),
+            ("break;", stmt(StmtForm::Break, "break;")),
+            (
+                "break;",
+                StepKind::LoopBreak {
+                    cond: "x < 7".into(),
+                },
+            ),
+        ];
+        assert_eq!(
+            inserted_in("A.n", &broke),
+            "if (x > 9) { assume P; break; }"
+        );
     }
 
     #[test]

@@ -92,6 +92,32 @@ fn needs_lowering(s: &Stmt) -> bool {
     }
 }
 
+/// Puts a copy of a `for` loop's update before each `continue` of the
+/// loop's body (not those of loops nested in it, which have their own), so
+/// the update runs before the invariant is checked, as in Java. The copies
+/// are lowered with the body. A work list: an `else if` chain nests one
+/// block per link.
+fn update_before_continue(body: &mut Block, update: &Stmt) {
+    let mut work: Vec<&mut Block> = vec![body];
+    while let Some(b) = work.pop() {
+        if b.stmts.iter().any(|s| matches!(s.kind, StmtKind::Continue)) {
+            let stmts = std::mem::take(&mut b.stmts);
+            for s in stmts {
+                if matches!(s.kind, StmtKind::Continue) {
+                    b.stmts.push(update.clone());
+                }
+                b.stmts.push(s);
+            }
+        }
+        for s in b.stmts.iter_mut() {
+            if let StmtKind::If { then, els, .. } = &mut s.kind {
+                work.push(then);
+                work.extend(els.as_mut());
+            }
+        }
+    }
+}
+
 impl Lowerer<'_> {
     /// A body, block by block from a work list (an `else if` chain nests one
     /// block per link, and may have many thousand).
@@ -139,16 +165,21 @@ impl Lowerer<'_> {
                 if let Some(init) = init {
                     self.stmt(init, out);
                 }
-                // Lowered with the body.
+                // Lowered with the body. A `continue` of this loop runs the
+                // update first, as in Java.
+                if let Some(update) = &update {
+                    update_before_continue(&mut body, update);
+                }
                 body.stmts.extend(update);
-                self.while_loop(cond, invariants, body)
+                self.while_loop(cond, invariants, body, false)
             }
             StmtKind::While {
                 cond,
                 invariants,
                 body,
                 pre,
-            } if pre.stmts.is_empty() => self.while_loop(cond, invariants, body),
+                body_first,
+            } if pre.stmts.is_empty() => self.while_loop(cond, invariants, body, body_first),
             StmtKind::Local {
                 ty,
                 name,
@@ -290,7 +321,13 @@ impl Lowerer<'_> {
 
     /// A loop whose condition's postfix updates run before each evaluation
     /// of the condition, after the invariant (`StmtKind::While::pre`).
-    fn while_loop(&mut self, cond: Expr, invariants: Vec<Expr>, body: Block) -> StmtKind {
+    fn while_loop(
+        &mut self,
+        cond: Expr,
+        invariants: Vec<Expr>,
+        body: Block,
+        body_first: bool,
+    ) -> StmtKind {
         let at = cond.span.clone();
         let mut pre = Vec::new();
         let cond = self.expr(cond, &at, &mut pre);
@@ -302,6 +339,7 @@ impl Lowerer<'_> {
                 stmts: pre,
                 span: at,
             },
+            body_first,
         }
     }
 

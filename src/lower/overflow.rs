@@ -69,7 +69,9 @@ fn stmt<'a>(s: &'a mut Stmt, ints: &HashSet<(String, String)>, work: &mut Vec<&'
         | StmtKind::Use(_)
         | StmtKind::Update { .. }
         | StmtKind::For(_)
-        | StmtKind::Chain { .. } => {}
+        | StmtKind::Chain { .. }
+        | StmtKind::Break
+        | StmtKind::Continue => {}
     }
 }
 

@@ -39,13 +39,19 @@ fn block(b: &Block, indent: &str, out: &mut Vec<String>) {
                 invariants,
                 body,
                 pre,
+                body_first,
             } => {
                 if !pre.stmts.is_empty() {
                     out.push(format!("{indent}before each test"));
                     block(pre, &format!("{indent}  "), out);
                 }
                 let inv: Vec<String> = invariants.iter().map(show).collect();
-                out.push(format!("{indent}while {} [{}]", show(cond), inv.join(", ")));
+                let word = if *body_first { "do-while" } else { "while" };
+                out.push(format!(
+                    "{indent}{word} {} [{}]",
+                    show(cond),
+                    inv.join(", ")
+                ));
                 block(body, &format!("{indent}  "), out);
                 continue;
             }
@@ -225,6 +231,49 @@ fn for_loops_become_while_loops() {
             "k := 5",
             "while (k > 0) []",
             "  k = (k - 1)",
+        ]
+    );
+}
+
+#[test]
+fn a_for_loops_continue_runs_the_update_first() {
+    // Only the `continue`s of the `for` itself: the inner loop's is its own.
+    assert_eq!(
+        lowered(&in_method(
+            "for (int k = 0; k < i; k++) { if (k == x) { continue; } else if (k == 2) { x--; continue; } while (x > 0) { continue; } }"
+        )),
+        [
+            "k := 0",
+            "while (k < i) []",
+            "  if (k == x)",
+            "    k = (k + 1)",
+            "    Continue",
+            "  else",
+            "    if (k == 2)",
+            "      x = (x - 1)",
+            "      k = (k + 1)",
+            "      Continue",
+            "  while (x > 0) []",
+            "    Continue",
+            "  k = (k + 1)",
+        ]
+    );
+}
+
+#[test]
+fn do_loops_keep_their_form() {
+    assert_eq!(
+        lowered(&in_method(
+            "do { x++; if (x > 3) { break; } } while (x++ < i) invariant x >= 0;"
+        )),
+        [
+            "before each test",
+            "  x++#1 = x",
+            "  x = (x++#1 + 1)",
+            "do-while (x++#1 < i) [(x >= 0)]",
+            "  x = (x + 1)",
+            "  if (x > 3)",
+            "    Break",
         ]
     );
 }

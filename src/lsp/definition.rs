@@ -256,6 +256,7 @@ impl<'a> Walker<'a> {
                 .find_map(|t| self.expr(t))
                 .or_else(|| self.expr(value)),
             StmtKind::Return(e) => e.as_ref().and_then(|e| self.expr(e)),
+            StmtKind::Break | StmtKind::Continue => None,
             StmtKind::Call(e)
             | StmtKind::Assert(e)
             | StmtKind::Assume(e)

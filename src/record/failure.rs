@@ -116,6 +116,8 @@ pub struct CloseLack {
 pub enum Related {
     /// The body of the predicate a `close` consumes.
     PredicateBody,
+    /// The body of a `do` loop, which runs once before the first test.
+    DoBody,
 }
 
 /// The obligation a failure broke: it decides the kind and place reported

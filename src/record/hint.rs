@@ -45,6 +45,9 @@ pub enum Hint {
     EstablishBeforeReturn { fact: String },
     /// The invariant `fact` does not hold when the loop is entered.
     EstablishBeforeLoop { fact: String },
+    /// The invariant `fact` does not hold at the first test of a `do`
+    /// loop, after its body's first run.
+    EstablishInFirstRun { fact: String },
     /// The body does not re-establish the invariant `fact`.
     Reestablish { fact: String },
     /// A path reaching a `join` does not satisfy `fact`.

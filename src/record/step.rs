@@ -32,6 +32,9 @@ pub enum StepKind {
     /// A `return` inside a loop body has the loop's frame back (the heap
     /// the invariant left on entry); its place is the `return`.
     LoopFrame { cond: String },
+    /// A `break` leaves a loop with the loop's frame back; its place is
+    /// the `break`.
+    LoopBreak { cond: String },
     /// A `join` merged the paths reaching it.
     Join { text: String },
     /// A ghost step the verifier inferred (docs/language.md section 6).
@@ -62,6 +65,8 @@ pub enum StmtForm {
     Assert,
     Assume,
     Return,
+    Break,
+    Continue,
     Open,
     Close,
     Use,
@@ -82,6 +87,8 @@ impl StmtForm {
             StmtKind::Assert(_) => StmtForm::Assert,
             StmtKind::Assume(_) => StmtForm::Assume,
             StmtKind::Return(_) => StmtForm::Return,
+            StmtKind::Break => StmtForm::Break,
+            StmtKind::Continue => StmtForm::Continue,
             StmtKind::Open(_) => StmtForm::Open,
             StmtKind::Close(_) => StmtForm::Close,
             StmtKind::Use(_) => StmtForm::Use,
@@ -116,11 +123,14 @@ impl StepKind {
     }
 
     /// The step records a decision between paths (an arm, a loop's body
-    /// or its exit).
+    /// or its exit, through the condition or a `break`).
     pub fn is_decision(&self) -> bool {
         matches!(
             self,
-            StepKind::Branch { .. } | StepKind::LoopBody { .. } | StepKind::LoopAfter { .. }
+            StepKind::Branch { .. }
+                | StepKind::LoopBody { .. }
+                | StepKind::LoopAfter { .. }
+                | StepKind::LoopBreak { .. }
         )
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::diag::{Diagnostic, Kind};
+use crate::diag::{Diagnostic, Kind, Span};
 use crate::solver::GaveUp;
 
 use super::failure::{ChunkView, CloseLack, FailureView, Reason, Related};
@@ -31,6 +31,12 @@ impl fmt::Display for StepKind {
             StepKind::LoopAfter { cond } => write!(f, "after the loop (while {cond})"),
             StepKind::LoopFrame { cond } => {
                 write!(f, "returning: the frame of the loop (while {cond}) is back")
+            }
+            StepKind::LoopBreak { cond } => {
+                write!(
+                    f,
+                    "leaving the loop (while {cond}) by `break`: its frame is back"
+                )
             }
             StepKind::Inferred(Inferred::Open { instance, access }) => {
                 write!(f, "inferred: open `{instance}` for `{access}`")
@@ -225,12 +231,17 @@ fn primary_label(kind: Kind) -> &'static str {
 fn related_label(r: Related) -> &'static str {
     match r {
         Related::PredicateBody => "the predicate body",
+        Related::DoBody => "this body runs once before the first test",
     }
 }
 
-/// Where the path stood when an obligation of this kind was checked.
-fn path_end_label(kind: Kind) -> Option<&'static str> {
+/// Where the path stood when an obligation of this kind was checked (the
+/// first test of a `do` loop shows its body as a related place).
+fn path_end_label(kind: Kind, related: &[(Span, Related)]) -> Option<&'static str> {
     match kind {
+        Kind::InvariantNotEstablished if related.iter().any(|(_, r)| *r == Related::DoBody) => {
+            Some("at the first test after this")
+        }
         Kind::PostconditionFailed => Some("when the method returns here"),
         Kind::InvariantNotPreserved => Some("at the end of the loop body after this"),
         Kind::InvariantNotEstablished => Some("on entry to the loop after this"),
@@ -273,7 +284,7 @@ pub fn diagnostic(f: &FailureView, names: &LimitNames) -> Diagnostic {
             } else if !reason_shown {
                 d = d.with_related(span.clone(), reason.clone());
             }
-            if let (Some(label), Some(last)) = (path_end_label(ob.kind), &f.path_end)
+            if let (Some(label), Some(last)) = (path_end_label(ob.kind, &ob.related), &f.path_end)
                 && *last != at
             {
                 d = d.with_related(last.clone(), label);
@@ -362,6 +373,10 @@ impl fmt::Display for Hint {
             Hint::EstablishBeforeLoop { fact } => write!(
                 f,
                 "make `{fact}` hold before the loop, or weaken the invariant"
+            ),
+            Hint::EstablishInFirstRun { fact } => write!(
+                f,
+                "make `{fact}` hold when the body's first run ends, or weaken the invariant"
             ),
             Hint::Reestablish { fact } => write!(
                 f,

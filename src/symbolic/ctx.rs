@@ -17,6 +17,28 @@ use crate::syntax::ast::Span;
 
 /// The rest of a path, given the state reached.
 pub type Cont<'k> = &'k dyn Fn(&mut Ctx, State);
+/// Where a statement's path goes other than to the next statement: a
+/// `return` to `ret` (the method's postcondition); inside a loop body, a
+/// `break` and a `continue` to the innermost loop's (`None` outside a loop,
+/// which the checker rules out).
+#[derive(Clone, Copy)]
+pub struct Exits<'k> {
+    pub ret: Cont<'k>,
+    pub brk: Option<Cont<'k>>,
+    pub cont: Option<Cont<'k>>,
+}
+
+impl<'k> Exits<'k> {
+    /// Outside any loop: only `return`.
+    pub fn method(ret: Cont<'k>) -> Exits<'k> {
+        Exits {
+            ret,
+            brk: None,
+            cont: None,
+        }
+    }
+}
+
 /// The rest of a path after evaluating an expression to a term.
 pub type TermCont<'k> = &'k dyn Fn(&mut Ctx, State, Term);
 

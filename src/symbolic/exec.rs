@@ -1,21 +1,22 @@
 //! `exec` (paper Figure 8): statements, in continuation-passing style.
 //!
-//! `k` is the rest of the path after the statement; `ret` is where a
-//! `return` goes (the method's postcondition). Each statement records the
+//! `k` is the rest of the path after the statement; `ex` says where a
+//! `return` goes (the method's postcondition), and a `break` or `continue`
+//! (the innermost loop's). Each statement records the
 //! state it produced, so a failure carries the steps that led to it.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::consume::consume;
-use super::ctx::{Cont, Ctx, TermCont, obligation_at};
+use super::ctx::{Cont, Ctx, Exits, obligation_at};
 use super::eval::{
     bind, eval, eval_args, eval_call_operands, open_instance, predicate_of, unfold_pure,
 };
 use super::heap::{Chunk, Heap};
 use super::infer::open_for_field;
 use super::produce::produce;
-use super::program::{MethodInfo, collect_assigned, conjoin};
+use super::program::MethodInfo;
 use super::state::{Obligation, State};
 use super::term::{Sort, Term};
 use crate::diag::Kind;
@@ -30,7 +31,7 @@ use crate::syntax::ast::*;
 /// blocks, not with their length. Taking the first reached state first keeps
 /// the depth-first order of the paper's continuations (and the solver's
 /// push/pop stack in step with it).
-pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
+pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ex: Exits) {
     let mut work = vec![(s, 0usize)];
     while let Some((s, i)) = work.pop() {
         // A cancelled run's paths are not wanted, nor those past the
@@ -43,7 +44,7 @@ pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
             continue;
         };
         let reached = RefCell::new(Vec::new());
-        exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ret);
+        exec(ctx, s, st, &|_, next| reached.borrow_mut().push(next), ex);
         work.extend(
             reached
                 .into_inner()
@@ -54,14 +55,16 @@ pub fn exec_block(ctx: &mut Ctx, s: State, stmts: &[Stmt], k: Cont, ret: Cont) {
     }
 }
 
-fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
-    let done = |ctx: &mut Ctx, s: State| {
+fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ex: Exits) {
+    // The statement's step, then on to `k`.
+    let to = |ctx: &mut Ctx, s: State, k: Cont| {
         let mut s = s;
         let text = ctx.text(&st.span);
         let form = StmtForm::of(&st.kind);
         ctx.record(&mut s, st.span.clone(), StepKind::Statement { form, text });
         k(ctx, s)
     };
+    let done = |ctx: &mut Ctx, s: State| to(ctx, s, k);
     match &st.kind {
         // Figure 8, row 1: `T x;` gives x its type's default value.
         StmtKind::Local {
@@ -108,8 +111,8 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                     b.decisions.push_back((cond.span.start, taken));
                 }
                 match (taken, els) {
-                    (true, _) => exec_block(ctx, b, &then.stmts, k, ret),
-                    (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ret),
+                    (true, _) => exec_block(ctx, b, &then.stmts, k, ex),
+                    (false, Some(e)) => exec_block(ctx, b, &e.stmts, k, ex),
                     (false, None) => k(ctx, b),
                 }
             })
@@ -119,7 +122,18 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
             invariants,
             body,
             pre,
-        } => exec_while(ctx, s, (pre, cond), invariants, body, k, ret),
+            body_first,
+        } => {
+            super::looping::exec_while(ctx, s, (pre, cond), invariants, (body, *body_first), k, ex)
+        }
+        StmtKind::Break => match ex.brk {
+            Some(brk) => to(ctx, s, brk),
+            None => ctx.internal(&s, st.span.clone(), "a `break` outside a loop"),
+        },
+        StmtKind::Continue => match ex.cont {
+            Some(cont) => to(ctx, s, cont),
+            None => ctx.internal(&s, st.span.clone(), "a `continue` outside a loop"),
+        },
         // Figure 8, row 7: assert (here any assertion; the heap is unchanged).
         StmtKind::Assert(a) => {
             let mut ob = Obligation::per_conjunct(Kind::AssertFailed);
@@ -147,7 +161,7 @@ fn exec(ctx: &mut Ctx, s: State, st: &Stmt, k: Cont, ret: Cont) {
                     text,
                 };
                 ctx.record(&mut s, st.span.clone(), step);
-                ret(ctx, s)
+                (ex.ret)(ctx, s)
             };
             match value {
                 None => finish(ctx, s),
@@ -391,7 +405,7 @@ fn exec_close(ctx: &mut Ctx, s: State, call: &Call, span: Span, k: Cont) {
 }
 
 /// Gives every listed variable in the store a fresh value.
-fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
+pub(super) fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
     for v in vars {
         if let Some(old) = s.store.get(v.as_str()) {
             let sort = old.sort();
@@ -400,156 +414,6 @@ fn havoc(ctx: &mut Ctx, s: &mut State, vars: &BTreeSet<String>) {
             s.store.insert(v.as_str().into(), t);
         }
     }
-}
-
-/// A loop (docs/language.md section 3.2). Entry: the invariant is consumed;
-/// what it leaves is the *frame*, one per path of the consumption. Body:
-/// checked once from any state satisfying the invariant and the condition;
-/// a `return` inside it has the frame back (`with_frame`). Exit: the path
-/// goes on from each frame plus the invariant and the negated condition.
-fn exec_while(
-    ctx: &mut Ctx,
-    s: State,
-    (pre, cond): (&Block, &Expr),
-    invariants: &[Expr],
-    body: &Block,
-    k: Cont,
-    ret: Cont,
-) {
-    if let Some(n) = ctx.unroll {
-        return super::paths::unrolled_while(ctx, s, (pre, cond), body, n, k, ret);
-    }
-    let inv = conjoin(invariants, cond.span.clone());
-    let mut assigned = BTreeSet::new();
-    collect_assigned(&pre.stmts, &mut assigned);
-    collect_assigned(&body.stmts, &mut assigned);
-    // The condition, after its postfix updates (`pre`, empty unless the
-    // condition has some).
-    let test = |ctx: &mut Ctx, s: State, k: TermCont, ret: Cont| {
-        exec_block(ctx, s, &pre.stmts, &|ctx, s| eval(ctx, s, cond, k), ret)
-    };
-    // `untouched` in the invariant compares with the heap on entry to the
-    // loop: the invariant is consumed and produced with that heap as the
-    // old one (an invariant cannot contain `old`), and the method's old
-    // heap is put back for everything else.
-    let entry = s.heap.clone();
-    let method_old = s.old.clone();
-    let at_entry = |st: State| {
-        let mut st = st;
-        st.old = entry.clone();
-        st
-    };
-    let back = |st: State| {
-        let mut st = st;
-        st.old = method_old.clone();
-        st
-    };
-
-    // Entry. A path on which the invariant fails ends here.
-    let frames = RefCell::new(Vec::new());
-    let ob = Obligation::per_conjunct(Kind::InvariantNotEstablished);
-    consume(ctx, at_entry(s.clone()), &inv, Some(ob), &|_, frame, _| {
-        frames.borrow_mut().push(back(frame))
-    });
-    let frames = frames.into_inner();
-
-    // Body.
-    let mut start = s.clone();
-    start.heap = Heap::new();
-    start.obligation = None;
-    havoc(ctx, &mut start, &assigned);
-    let returned = |ctx: &mut Ctx, end: State| {
-        // Without a frame (the invariant failed on entry, reported) the
-        // return goes on with the body's heap alone.
-        if frames.is_empty() {
-            return ret(ctx, end);
-        }
-        for frame in &frames {
-            let out = with_frame(ctx, &end, frame, s.pc.len(), cond);
-            ret(ctx, out)
-        }
-    };
-    // The invariant may split the path; a `join` in the body merges all of
-    // its paths, so the unit's base is what they have in common.
-    let starts = RefCell::new(Vec::new());
-    let snap = ctx.fresh_snap();
-    produce(ctx, at_entry(start), snap, &inv, &|_, s1| {
-        starts.borrow_mut().push(back(s1))
-    });
-    let starts = starts.into_inner();
-    let saved = ctx.enter_unit(&State::common(&starts));
-    for s1 in starts {
-        let run = |ctx: &mut Ctx, s2: State, tc: Term| {
-            if !ctx.may_hold(&s2, &tc, "can the loop body run?") {
-                return;
-            }
-            let mut s3 = s2.with_fact(tc);
-            ctx.record(
-                &mut s3,
-                cond.span.clone(),
-                StepKind::LoopBody {
-                    cond: ctx.text(&cond.span),
-                },
-            );
-            let preserve = |ctx: &mut Ctx, end: State| {
-                let ob = Obligation::per_conjunct(Kind::InvariantNotPreserved);
-                consume(ctx, at_entry(end), &inv, Some(ob), &|_, _, _| {});
-            };
-            exec_block(ctx, s3, &body.stmts, &preserve, &returned)
-        };
-        test(ctx, s1, &run, &returned);
-    }
-    ctx.leave_unit(saved);
-
-    // Exit.
-    for frame in frames {
-        let mut after = frame;
-        havoc(ctx, &mut after, &assigned);
-        let snap = ctx.fresh_snap();
-        produce(ctx, at_entry(after), snap, &inv, &|ctx, s1| {
-            let exit = |ctx: &mut Ctx, s2: State, tc: Term| {
-                let exit = Term::not(tc);
-                // `while (true)` cannot complete normally.
-                if exit.is_false() {
-                    return;
-                }
-                let mut out = s2.with_fact(exit);
-                ctx.record(
-                    &mut out,
-                    cond.span.clone(),
-                    StepKind::LoopAfter {
-                        cond: ctx.text(&cond.span),
-                    },
-                );
-                k(ctx, out)
-            };
-            test(ctx, back(s1), &exit, ret)
-        })
-    }
-}
-
-/// A `return` inside a loop body, with the loop's frame back: the chunks
-/// the invariant did not consume on entry, with their values (the body
-/// holds no permission to them, so they are unchanged), and what that
-/// consumption learned about the entry state (the facts of `frame` past
-/// the first `base`, the length of the path condition on entry). They are
-/// terms of the entry state, which the havoc of the body's variables does
-/// not touch.
-fn with_frame(ctx: &mut Ctx, end: &State, frame: &State, base: usize, cond: &Expr) -> State {
-    let mut out = end.clone();
-    out.heap.merge(&frame.heap);
-    for fact in frame.pc.facts_since(base) {
-        out.assume(fact);
-    }
-    let span = end
-        .trace
-        .last()
-        .map_or_else(|| cond.span.clone(), |step| step.span.clone());
-    let step = StepKind::LoopFrame {
-        cond: ctx.text(&cond.span),
-    };
-    ctx.record(&mut out, span, step);
-    out
 }
 
 /// `join A` (paper section 6.1): every path must satisfy A; the path then

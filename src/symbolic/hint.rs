@@ -5,7 +5,7 @@
 
 use crate::diag::{Kind, Span};
 use crate::logic::term::{Op, Term};
-use crate::record::failure::{ChunkName, FailureView, Reason};
+use crate::record::failure::{ChunkName, FailureView, Reason, Related};
 use crate::record::hint::{Before, Hint};
 use crate::record::step::{StepKind, StmtForm};
 
@@ -83,6 +83,9 @@ pub fn hint(ctx: &Ctx, s: &State, view: &FailureView) -> Option<Hint> {
                 Kind::AssertFailed => Some(Hint::NotImplied { fact }),
                 Kind::PreconditionFailed => Some(Hint::EstablishBeforeCall { fact }),
                 Kind::PostconditionFailed => Some(Hint::EstablishBeforeReturn { fact }),
+                Kind::InvariantNotEstablished if first_run(view) => {
+                    Some(Hint::EstablishInFirstRun { fact })
+                }
                 Kind::InvariantNotEstablished => Some(Hint::EstablishBeforeLoop { fact }),
                 Kind::InvariantNotPreserved => Some(Hint::Reestablish { fact }),
                 Kind::JoinFailed => Some(Hint::EstablishBeforeJoin { fact }),
@@ -289,6 +292,13 @@ fn name_in(st: &super::state::Step, t: &Term) -> Option<String> {
         .iter()
         .find(|(_, v)| *v == t)
         .map(|(k, _)| k.to_string())
+}
+
+/// The failure is at the first test of a `do` loop (`looping`).
+fn first_run(view: &FailureView) -> bool {
+    view.obligation
+        .as_ref()
+        .is_some_and(|o| o.related.iter().any(|(_, r)| *r == Related::DoBody))
 }
 
 fn before(obligation: Option<Kind>) -> Before {

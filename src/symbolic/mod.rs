@@ -10,6 +10,7 @@ pub mod exec;
 pub mod heap;
 pub mod hint;
 pub mod infer;
+mod looping;
 pub mod names;
 pub mod overflow;
 pub mod paths;

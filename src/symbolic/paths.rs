@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use std::collections::HashSet;
 
-use super::ctx::{Cont, Ctx};
+use super::ctx::{Cont, Ctx, Exits};
 use super::eval::{bind, eval};
 use super::exec::exec_block;
 use super::heap::{Chunk, Heap};
@@ -98,16 +98,36 @@ impl InputTerms {
     }
 }
 
-/// A `while` loop explored by unrolling: the body at most `left` more
-/// times; a path that would need more iterations ends there.
+/// A loop explored by unrolling: the body at most `left` more times (a
+/// `do` body once more before its first test); a path that would need more
+/// iterations ends there. `break` goes on after the loop; `continue` goes
+/// to the next test.
+#[allow(clippy::too_many_arguments)]
 pub fn unrolled_while(
+    ctx: &mut Ctx,
+    s: State,
+    parts: (&Block, &Expr),
+    body: &Block,
+    body_first: bool,
+    left: u32,
+    k: Cont,
+    ex: Exits,
+) {
+    if body_first {
+        unrolled_body(ctx, s, parts, body, left, k, ex)
+    } else {
+        unrolled_test(ctx, s, parts, body, left, k, ex)
+    }
+}
+
+fn unrolled_test(
     ctx: &mut Ctx,
     s: State,
     (pre, cond): (&Block, &Expr),
     body: &Block,
     left: u32,
     k: Cont,
-    ret: Cont,
+    ex: Exits,
 ) {
     let test = |ctx: &mut Ctx, s: State| {
         eval(ctx, s, cond, &|ctx, s, tc| {
@@ -122,17 +142,29 @@ pub fn unrolled_while(
                     }
                     return;
                 }
-                exec_block(
-                    ctx,
-                    b,
-                    &body.stmts,
-                    &|ctx, after| unrolled_while(ctx, after, (pre, cond), body, left - 1, k, ret),
-                    ret,
-                )
+                unrolled_body(ctx, b, (pre, cond), body, left - 1, k, ex)
             })
         })
     };
-    exec_block(ctx, s, &pre.stmts, &test, ret)
+    exec_block(ctx, s, &pre.stmts, &test, Exits::method(ex.ret))
+}
+
+fn unrolled_body(
+    ctx: &mut Ctx,
+    s: State,
+    parts: (&Block, &Expr),
+    body: &Block,
+    left: u32,
+    k: Cont,
+    ex: Exits,
+) {
+    let next = |ctx: &mut Ctx, after: State| unrolled_test(ctx, after, parts, body, left, k, ex);
+    let jumps = Exits {
+        ret: ex.ret,
+        brk: Some(k),
+        cont: Some(&next),
+    };
+    exec_block(ctx, s, &body.stmts, &next, jumps)
 }
 
 /// One explored path: its branch decisions (condition start, side taken),
@@ -217,7 +249,7 @@ pub fn explore(
                 let ends = RefCell::new(Vec::new());
                 let end = |_: &mut Ctx, s: State| ends.borrow_mut().push((s, None));
                 ctx.leaves = Some(Vec::new());
-                exec_block(&mut ctx, s, &m.decl.body.stmts, &end, &end);
+                exec_block(&mut ctx, s, &m.decl.body.stmts, &end, Exits::method(&end));
                 let mut leaves = ends.into_inner();
                 leaves.extend(ctx.leaves.take().unwrap_or_default());
                 let terms = InputTerms::new(&s0.store, &input_heap);

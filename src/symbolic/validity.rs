@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::consume::consume;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, Exits};
 use super::eval::eval;
 use super::exec::exec_block;
 use super::heap::Heap;
@@ -96,7 +96,7 @@ pub fn check_method(ctx: &mut Ctx, m: &MethodInfo) {
         consume(ctx, end, &m.post, Some(ob), &|_, _, _| {});
     };
     for s2 in starts {
-        exec_block(ctx, s2, &m.decl.body.stmts, &post, &post);
+        exec_block(ctx, s2, &m.decl.body.stmts, &post, Exits::method(&post));
     }
 }
 

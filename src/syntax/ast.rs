@@ -301,6 +301,8 @@ fn take_blocks(stmts: &mut [Stmt], out: &mut Vec<Block>) {
             | StmtKind::Close(_)
             | StmtKind::Use(_)
             | StmtKind::Join(_)
+            | StmtKind::Break
+            | StmtKind::Continue
             | StmtKind::Update { .. }
             | StmtKind::Chain { .. } => {}
         }
@@ -356,7 +358,15 @@ pub enum StmtKind {
         /// invariant: the postfix updates of the condition, lowered
         /// (`crate::lower`). Empty in the source.
         pre: Block,
+        /// `do { body } while (cond) ...;`: the body runs once before the
+        /// first evaluation of `cond`, and the invariant is checked at each
+        /// evaluation (docs/language.md section 3.4).
+        body_first: bool,
     },
+    /// `break;`: leaves the innermost loop.
+    Break,
+    /// `continue;`: ends the current iteration of the innermost loop.
+    Continue,
     /// `x op= e;`, and `x++;` / `x--;` (`op` `+` / `-`, no `value`).
     /// `target` is a `Name`, `Var` or `Field` (an array element once arrays
     /// exist). Lowered after checking (`crate::lower`): the engine never

@@ -77,7 +77,7 @@ fn rule_name(rule: Rule) -> &'static str {
         params | param | ty => "type",
         stmt | if_stmt | while_stmt | assert_stmt | assume_stmt | return_stmt | open_stmt
         | close_stmt | use_stmt | join_stmt | local_stmt | simple_stmt | for_stmt | local_head
-        | simple_head | for_init | for_update => "statement",
+        | simple_head | for_init | for_update | do_stmt | break_stmt | continue_stmt => "statement",
         else_if | else_block => "`else`",
         requires_clause => "`requires`",
         ensures_clause => "`ensures`",
@@ -127,6 +127,9 @@ fn rule_name(rule: Rule) -> &'static str {
         kw_assume => "`assume`",
         kw_join => "`join`",
         kw_for => "`for`",
+        kw_do => "`do`",
+        kw_break => "`break`",
+        kw_continue => "`continue`",
         kw_object => "`Object`",
         _ => "something else",
     }

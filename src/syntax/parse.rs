@@ -419,8 +419,32 @@ impl Builder<'_> {
                     invariants,
                     body,
                     pre,
+                    body_first: false,
                 }
             }
+            Rule::do_stmt => {
+                k.expect(Rule::kw_do)?;
+                let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
+                k.expect(Rule::kw_while)?;
+                let cond = self.paren_cond(&mut k)?;
+                let mut invariants = Vec::new();
+                while let Some(c) = k.eat(Rule::invariant_clause) {
+                    invariants.push(self.clause(c)?);
+                }
+                let pre = Block {
+                    stmts: Vec::new(),
+                    span: cond.span.clone(),
+                };
+                StmtKind::While {
+                    cond,
+                    invariants,
+                    body,
+                    pre,
+                    body_first: true,
+                }
+            }
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
             Rule::assert_stmt => StmtKind::Assert(self.keyword_expr(&mut k)?),
             Rule::assume_stmt => StmtKind::Assume(self.keyword_expr(&mut k)?),
             Rule::join_stmt => StmtKind::Join(self.keyword_expr(&mut k)?),

@@ -150,7 +150,7 @@ fn is_ident_char(b: u8) -> bool {
 }
 
 /// Reserved words (docs/language.md section 1).
-pub const RESERVED: [&str; 38] = [
+pub const RESERVED: [&str; 41] = [
     "class",
     "static",
     "void",
@@ -189,6 +189,9 @@ pub const RESERVED: [&str; 38] = [
     "forall",
     "exists",
     "seq",
+    "break",
+    "continue",
+    "do",
 ];
 
 const MULTI_CHAR_OPS: [&str; 17] = [

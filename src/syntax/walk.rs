@@ -51,7 +51,9 @@ pub fn parts(s: &Stmt) -> Parts<'_> {
         | StmtKind::Open(_)
         | StmtKind::Close(_)
         | StmtKind::Use(_)
-        | StmtKind::Join(_) => (Vec::new(), None),
+        | StmtKind::Join(_)
+        | StmtKind::Break
+        | StmtKind::Continue => (Vec::new(), None),
     };
     Parts { blocks, assigned }
 }

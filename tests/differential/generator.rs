@@ -219,10 +219,25 @@ fn stmt(r: &mut Rng, sc: &mut Scope, out: &mut String, ind: &str) {
                 "{deeper}{s} = {s} + {};\n",
                 r.pick(&[i.as_str(), "1", "2"])
             ));
+            // Now and then a `break` or `continue` under a condition: in a
+            // `for` loop anywhere in the body (the update runs before the
+            // next test either way), in a `while` loop after the increment
+            // (or the loop might never end).
+            let jump = r
+                .chance(35)
+                .then(|| *r.pick(&["break", "continue"]))
+                .map(|j| format!("{deeper}if ({}) {{ {j}; }}\n", cond(r, sc, 1)));
+            let early = as_for && r.chance(50);
+            if early {
+                out.push_str(jump.as_deref().unwrap_or(""));
+            }
             let n = r.int(0, 2) as usize;
             block(r, sc, out, &deeper, n);
             if !as_for {
                 out.push_str(&format!("{deeper}{i} = {i} + 1;\n"));
+            }
+            if !early {
+                out.push_str(jump.as_deref().unwrap_or(""));
             }
             sc.ints = saved;
             sc.fields = fields;

@@ -12,7 +12,7 @@ syntax keyword siftStructure     class predicate
 syntax keyword siftStorageClass  static pure
 syntax keyword siftType          int bool void Object seq
 syntax keyword siftConditional   if else
-syntax keyword siftRepeat        while for
+syntax keyword siftRepeat        while for do break continue
 syntax keyword siftStatement     return new
 syntax keyword siftContract      requires ensures invariant decreases
 syntax keyword siftGhost         assert assume open close use join

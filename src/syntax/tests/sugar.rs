@@ -164,6 +164,9 @@ fn object_and_for_are_reserved() {
         "class A { int Object; }",
         "class A { int for; }",
         "class A { void m() { int for = 1; } }",
+        "class A { int break; }",
+        "class A { void m() { int continue = 1; } }",
+        "class A { void do() { } }",
     ] {
         assert!(parse(src).is_err(), "{src}");
     }
@@ -185,6 +188,13 @@ fn malformed_updates_are_parse_errors() {
         "for (; b; int j = 0) { }",
         // `x++` is no value to assign to.
         "x++ = 3;",
+        // A `do` ends with `;` or its invariants; `break` and `continue`
+        // take no label.
+        "do { } while (b)",
+        "do { } while (b) invariant b",
+        "do x++; while (b);",
+        "break l;",
+        "continue 2;",
     ] {
         let whole = format!("class A {{ void m() {{ {src} }} }}");
         assert!(parse(&whole).is_err(), "{src}");
