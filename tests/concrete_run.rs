@@ -152,7 +152,7 @@ fn break_continue_and_do() {
         &[Int(5)],
         false,
         Kind::InvariantNotPreserved,
-        102,
+        142,
     );
     returns("J", "continueBreaks", &[Int(1)], false, "1");
     returns("J", "counts", &[Int(0), Int(1)], false, "1");
@@ -163,7 +163,7 @@ fn break_continue_and_do() {
         &[Int(3), Int(0)],
         false,
         Kind::InvariantNotEstablished,
-        111,
+        151,
     );
     fails(
         "J",
@@ -171,7 +171,7 @@ fn break_continue_and_do() {
         &[Int(3), Int(2)],
         false,
         Kind::InvariantNotPreserved,
-        111,
+        151,
     );
     // The body's first run ends at the `break` (n = 5, i = 3) or at the
     // test: `f` is held throughout.
