@@ -68,6 +68,15 @@
 (declare-fun toSeq (Snap) (Array Int Snap))
 (assert (forall ((a (Array Int Snap))) (! (= (toSeq (fromSeq a)) a) :pattern ((fromSeq a)))))
 
+; A `seq<T>` value is Z3's sequence theory over snapshots, `(Seq Snap)`,
+; each element wrapped as a snapshot as in arrays (src/logic/term/seq.rs).
+; Only toList(fromList(s)) = s is stated, for the reason given for arrays:
+; sequences over a countable Snap are countably many, so an injection into
+; Snap is consistent with the laws above.
+(declare-fun fromList ((Seq Snap)) Snap)
+(declare-fun toList (Snap) (Seq Snap))
+(assert (forall ((s (Seq Snap))) (! (= (toList (fromList s)) s) :pattern ((fromList s)))))
+
 ; The length of an array is a function of the reference: immutable, read
 ; without permission, never negative (consistent: interpret it as 0).
 (declare-fun length (Ref) Int)

@@ -8,6 +8,7 @@
 
 mod config;
 mod degree;
+mod list;
 mod smtlib;
 mod watchdog;
 
@@ -22,6 +23,7 @@ use crate::logic::path::{PathCondition, PcNode};
 use crate::logic::term::{Op, Sort, Term};
 
 pub use config::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
+use list::ListFuns;
 pub use smtlib::to_smtlib;
 use smtlib::to_smtlib_in;
 use watchdog::Watchdog;
@@ -60,7 +62,9 @@ pub struct FunDecl {
 pub struct Solver<'z> {
     z: &'z Context,
     s: z3::Solver<'z>,
-    sorts: [ZSort<'z>; 5],
+    sorts: [ZSort<'z>; 6],
+    /// Z3's sequence functions over `(Seq Snap)` (`ListFuns`).
+    list: ListFuns<'z>,
     decls: HashMap<String, FuncDecl<'z>>,
     cache: HashMap<Term, Dynamic<'z>>,
     /// Polynomial degrees of the products met (`degree`).
@@ -98,7 +102,9 @@ pub fn with_solver<R>(
     let z = Context::new(&z3::Config::new());
     std::thread::scope(|scope| {
         let dog = Watchdog::start(scope, z.handle(), limits.timeout_ms);
-        let mut solver = Solver::new(&z, funs, limits, log, dog);
+        // Holds the sequence templates whose declarations the solver uses.
+        let templates = z3::Solver::new(&z);
+        let mut solver = Solver::new(&z, &templates, funs, limits, log, dog);
         match cancel {
             Some(c) => {
                 solver.set_cancel(c.clone());
@@ -112,6 +118,7 @@ pub fn with_solver<R>(
 impl<'z> Solver<'z> {
     fn new(
         z: &'z Context,
+        templates: &'z z3::Solver<'z>,
         funs: &[FunDecl],
         limits: Limits,
         log: bool,
@@ -125,11 +132,13 @@ impl<'z> Solver<'z> {
         let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
         let rf = ZSort::uninterpreted(z, Symbol::String("Ref".into()));
         let seq = ZSort::array(z, &ZSort::int(z), &snap);
-        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap, seq];
+        let list = ListFuns::new(templates);
+        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap, seq, list.sort()];
         let mut solver = Solver {
             z,
             s,
             sorts,
+            list,
             decls: HashMap::new(),
             cache: HashMap::new(),
             degrees: HashMap::new(),
@@ -166,6 +175,7 @@ impl<'z> Solver<'z> {
             Sort::Ref => 2,
             Sort::Snap => 3,
             Sort::Seq => 4,
+            Sort::List => 5,
         }]
     }
 
@@ -303,6 +313,10 @@ impl<'z> Solver<'z> {
                 .store(&int(1), &args[2])
                 .into(),
             Op::ConstSeq => z3::ast::Array::const_array(z, &ZSort::int(z), &args[0]).into(),
+            Op::List(k) => {
+                let refs: Vec<&dyn Ast<'z>> = args.iter().map(|a| a as &dyn Ast<'z>).collect();
+                self.list.apply(*k, &refs)
+            }
             Op::Quant { forall, vars } => {
                 let n = usize::try_from(*vars).unwrap_or(0).min(args.len());
                 let bounds: Vec<&dyn Ast<'z>> =
