@@ -144,6 +144,9 @@ pub mod prelude {
     pub const ALLOC: &str = "alloc";
     /// The length of an array, a function of its reference.
     pub const LENGTH: &str = "length";
+    /// Element `i` of a sequence (`ListOp::At`), an ordinary function so
+    /// that it can trigger quantifiers.
+    pub const SEQ_AT: &str = "seqAt";
 
     pub fn from_snap(sort: super::Sort) -> &'static str {
         match sort {

@@ -9,7 +9,7 @@
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{FuncDecl, Sort as ZSort};
 
-use crate::logic::term::ListOp;
+use crate::logic::term::{ListOp, prelude};
 
 /// One assertion per function, in the order of `ListFuns::new`; the
 /// sorts are those of the prelude (`Snap` is the same sort in the whole
@@ -23,7 +23,6 @@ const TEMPLATE: &str = "(declare-sort Snap 0)
 (assert (= s (seq.unit e)))
 (assert (= s (seq.++ s t)))
 (assert (= i (seq.len s)))
-(assert (= e (seq.nth s i)))
 (assert (= s (seq.extract s i i)))
 (assert (seq.contains s t))";
 
@@ -32,33 +31,43 @@ pub(super) struct ListFuns<'z> {
     unit: FuncDecl<'z>,
     concat: FuncDecl<'z>,
     len: FuncDecl<'z>,
-    at: FuncDecl<'z>,
     extract: FuncDecl<'z>,
+    /// The prelude's `seqAt` (see `prelude.smt2` for why indexing is not
+    /// `seq.nth`).
+    at: FuncDecl<'z>,
     contains: FuncDecl<'z>,
 }
 
 impl<'z> ListFuns<'z> {
     /// Parses the template into `scratch`, a solver of the context used
     /// for nothing else.
-    pub(super) fn new(scratch: &'z z3::Solver<'z>) -> ListFuns<'z> {
+    pub(super) fn new(scratch: &'z z3::Solver<'z>, snap: &ZSort<'z>) -> ListFuns<'z> {
         scratch.from_string(TEMPLATE);
         let facts: Vec<Bool<'z>> = scratch.get_assertions();
         // The right side of each equation (the whole fact for `contains`).
         let right = |k: usize| -> Dynamic<'z> {
             let fact = facts.get(k).expect("sequence template parsed");
             match fact.children().get(1) {
-                Some(r) if k < 6 => r.clone(),
+                Some(r) if k < 5 => r.clone(),
                 _ => Dynamic::from_ast(fact),
             }
         };
+        let empty = right(0);
+        let list = empty.get_sort();
+        let at = FuncDecl::new(
+            scratch.get_context(),
+            prelude::SEQ_AT,
+            &[&list, &ZSort::int(scratch.get_context())],
+            snap,
+        );
         ListFuns {
-            empty: right(0),
+            empty,
+            at,
             unit: right(1).decl(),
             concat: right(2).decl(),
             len: right(3).decl(),
-            at: right(4).decl(),
-            extract: right(5).decl(),
-            contains: right(6).decl(),
+            extract: right(4).decl(),
+            contains: right(5).decl(),
         }
     }
 
@@ -67,6 +76,7 @@ impl<'z> ListFuns<'z> {
         self.empty.get_sort()
     }
 
+    /// `op` applied to `args`.
     pub(super) fn apply(&self, op: ListOp, args: &[&dyn Ast<'z>]) -> Dynamic<'z> {
         match op {
             ListOp::Empty => self.empty.clone(),
@@ -202,5 +212,51 @@ mod tests {
             crate::solver::to_smtlib(&Term::list_len(Term::list_concat(u.clone(), u))),
             "(seq.len (seq.++ (seq.unit |v@2|) (seq.unit |v@2|)))"
         );
+    }
+
+    /// A quantified fact over a sequence, triggered by its indexing
+    /// (`seqAt`), is instantiated for an element read directly, through a
+    /// slice or through a concatenation; it says nothing about another
+    /// sequence, and `false` stays unprovable.
+    #[test]
+    fn indexing_triggers_quantified_facts_through_slices_and_concatenation() {
+        with_solver(|z| {
+            let (s, t, i) = (
+                v(1, Sort::List),
+                v(2, Sort::List),
+                Term::var(3, "i", Sort::Int, VarKind::Bound),
+            );
+            let positive = |x: Term| Term::lt(Term::int(0), x);
+            let body = Term::implies(
+                Term::and(vec![
+                    Term::le(Term::int(0), i.clone()),
+                    Term::lt(i.clone(), Term::list_len(s.clone())),
+                ]),
+                positive(int_at(&s, i.clone())),
+            );
+            let all = Term::quant(
+                true,
+                vec![i.clone()],
+                body,
+                vec![Term::list_at(s.clone(), i.clone())],
+            );
+            let mut pc = PathCondition::default();
+            pc.add(all);
+            pc.add(Term::lt(Term::int(2), Term::list_len(s.clone())));
+            let slice = Term::list_extract(s.clone(), Term::int(1), Term::int(2));
+            let ts = Term::list_concat(t.clone(), s.clone());
+            let past_t = Term::add(Term::list_len(t.clone()), Term::int(1));
+            for g in [
+                positive(int_at(&s, Term::int(2))),
+                positive(int_at(&slice, Term::int(1))),
+                positive(int_at(&ts, past_t)),
+            ] {
+                assert_eq!(z.prove(&pc, &g, "test"), Answer::Proved, "{g}");
+            }
+            pc.add(Term::lt(Term::int(1), Term::list_len(t.clone())));
+            let wrong = positive(int_at(&ts, Term::int(1)));
+            assert_eq!(z.prove(&pc, &wrong, "test"), Answer::Refuted, "{wrong}");
+            assert_eq!(z.prove(&pc, &Term::bool(false), "test"), Answer::Refuted);
+        });
     }
 }

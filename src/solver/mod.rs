@@ -132,7 +132,7 @@ impl<'z> Solver<'z> {
         let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
         let rf = ZSort::uninterpreted(z, Symbol::String("Ref".into()));
         let seq = ZSort::array(z, &ZSort::int(z), &snap);
-        let list = ListFuns::new(templates);
+        let list = ListFuns::new(templates, &snap);
         let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap, seq, list.sort()];
         let mut solver = Solver {
             z,

@@ -39,7 +39,7 @@ impl ListOp {
             ListOp::Unit => "seq.unit",
             ListOp::Concat => "seq.++",
             ListOp::Len => "seq.len",
-            ListOp::At => "seq.nth",
+            ListOp::At => super::prelude::SEQ_AT,
             ListOp::Extract => "seq.extract",
             ListOp::Contains => "seq.contains",
         }
