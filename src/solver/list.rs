@@ -98,10 +98,13 @@ impl<'z> ListFuns<'z> {
 mod tests {
     use crate::logic::path::PathCondition;
     use crate::logic::term::{Sort, Term, VarKind};
-    use crate::solver::{Answer, Limits, Solver};
+    use crate::solver::{Answer, Limits, Solver, Theories};
 
     fn with_solver(f: impl FnOnce(&mut Solver)) {
-        super::super::with_solver(&[], Limits::default(), true, None, |mut s| f(&mut s));
+        let theories = Theories { sequences: true };
+        super::super::with_solver(&[], theories, Limits::default(), true, None, |mut s| {
+            f(&mut s)
+        });
     }
 
     fn v(id: u32, sort: Sort) -> Term {
