@@ -1,4 +1,4 @@
-; The sequence theory (`seq<T>`, docs/language.md section 4c), loaded after
+; The sequence theory (`seq<T>`, issue 23), loaded after
 ; `prelude.smt2` only into the contexts of programs that use sequences:
 ; mentioning Z3's sequence sort makes Z3 set up its sequence solver, which
 ; changes the search (and so the counterexamples) of every other query.

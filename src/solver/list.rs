@@ -121,7 +121,7 @@ mod tests {
         Term::list_extract(s.clone(), i, n)
     }
 
-    /// The laws of docs/language.md section 4c hold without help, under
+    /// The laws users may rely on hold without help, under
     /// the bounds the verifier proves before it builds a term; wrong
     /// variants are refuted, and `false` stays unprovable after all of
     /// them are assumed.

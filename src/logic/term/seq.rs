@@ -1,4 +1,4 @@
-//! Sequence values (`seq<T>`, docs/language.md section 4c) as terms of Z3's
+//! Sequence values (`seq<T>`, issue 23) as terms of Z3's
 //! sequence theory over snapshots, `(Seq Snap)`: one sort serves every
 //! element type, each element wrapped as a snapshot (`fromInt`, ...) like
 //! an array's elements. Z3 decides the laws users rely on without help
