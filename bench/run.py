@@ -785,6 +785,7 @@ def keep_incremental(results: Path, text: str) -> str:
         return text
     for begin, end in ((INCREMENTAL_BEGIN, INCREMENTAL_END),
                        ("<!-- solver: begin", "<!-- solver: end -->"),
+                       ("<!-- sequences: begin", "<!-- sequences: end -->"),
                        (resources.RESOURCES_BEGIN, resources.RESOURCES_END)):
         if begin in old and end in old:
             start = old.index(begin)

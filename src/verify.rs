@@ -642,101 +642,109 @@ fn verify_member(
         rlimit: opts.rlimit,
         timeout_ms: opts.timeout_ms,
     };
-    crate::solver::with_solver(funs, limits, opts.smt_log, cancel, |solver| {
-        let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
-        ctx.route = route;
-        ctx.infer = opts.infer;
-        ctx.overflow = opts.overflow;
-        ctx.work_budget = opts.work_budget;
-        ctx.deadline = opts
-            .member_time_ms
-            .map(|ms| start + std::time::Duration::from_millis(ms));
-        if opts.keep_steps {
-            ctx.all_steps = Some(Vec::new());
-        }
-        let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
-            MemberKind::Method | MemberKind::Constructor => {
-                if let Some(mi) = info.method(&m.class, &m.member) {
-                    validity::check_method(&mut ctx, mi);
+    crate::solver::with_solver(
+        funs,
+        info.theories(),
+        limits,
+        opts.smt_log,
+        cancel,
+        |solver| {
+            let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+            ctx.route = route;
+            ctx.infer = opts.infer;
+            ctx.overflow = opts.overflow;
+            ctx.work_budget = opts.work_budget;
+            ctx.deadline = opts
+                .member_time_ms
+                .map(|ms| start + std::time::Duration::from_millis(ms));
+            if opts.keep_steps {
+                ctx.all_steps = Some(Vec::new());
+            }
+            let run = std::panic::catch_unwind(AssertUnwindSafe(|| match m.kind {
+                MemberKind::Method | MemberKind::Constructor => {
+                    if let Some(mi) = info.method(&m.class, &m.member) {
+                        validity::check_method(&mut ctx, mi);
+                    }
                 }
-            }
-            MemberKind::Pure => {
-                if let Some(p) = info.pure_method(&m.class, &m.member) {
-                    validity::check_pure(&mut ctx, p);
+                MemberKind::Pure => {
+                    if let Some(p) = info.pure_method(&m.class, &m.member) {
+                        validity::check_pure(&mut ctx, p);
+                    }
                 }
-            }
-            MemberKind::Predicate => {
-                if let Some(q) = info.predicate(&m.class, &m.member) {
-                    validity::check_predicate(&mut ctx, q);
+                MemberKind::Predicate => {
+                    if let Some(q) = info.predicate(&m.class, &m.member) {
+                        validity::check_predicate(&mut ctx, q);
+                    }
                 }
+            }));
+            let entry = ctx.entry.clone();
+            let naming = recorded::Naming {
+                prog: info,
+                source,
+                entry: entry.as_ref().map(StoreIndex::new),
+            };
+            let mut errors: Vec<ErrorReport> = ctx
+                .failures
+                .drain(..)
+                .map(|f| {
+                    let mut e = recorded::error_report(&m.name, f, &opts.limit_names, &naming);
+                    e.replay = Some(replay_error(info, source, m, &e, opts.infer));
+                    e
+                })
+                .collect();
+            let stopped = ctx.stopped();
+            let reusable =
+                run.is_ok() && ctx.solver.gave_up == 0 && !cancelled() && stopped.is_none();
+            if let Err(p) = run {
+                errors.push(internal_error(m, &panic_message(&*p)));
             }
-        }));
-        let entry = ctx.entry.clone();
-        let naming = recorded::Naming {
-            prog: info,
-            source,
-            entry: entry.as_ref().map(StoreIndex::new),
-        };
-        let mut errors: Vec<ErrorReport> = ctx
-            .failures
-            .drain(..)
-            .map(|f| {
-                let mut e = recorded::error_report(&m.name, f, &opts.limit_names, &naming);
-                e.replay = Some(replay_error(info, source, m, &e, opts.infer));
-                e
-            })
-            .collect();
-        let stopped = ctx.stopped();
-        let reusable = run.is_ok() && ctx.solver.gave_up == 0 && !cancelled() && stopped.is_none();
-        if let Err(p) = run {
-            errors.push(internal_error(m, &panic_message(&*p)));
-        }
-        match stopped {
-            Some(Stop::Budget) => errors.push(not_verified(
-                m,
-                words::work_budget_exhausted(ctx.work_budget),
-            )),
-            Some(Stop::Deadline) => {
-                let ms = opts.member_time_ms.unwrap_or_default();
-                let why = words::member_time_exhausted(ms, &opts.limit_names);
-                errors.push(not_verified(m, why))
+            match stopped {
+                Some(Stop::Budget) => errors.push(not_verified(
+                    m,
+                    words::work_budget_exhausted(ctx.work_budget),
+                )),
+                Some(Stop::Deadline) => {
+                    let ms = opts.member_time_ms.unwrap_or_default();
+                    let why = words::member_time_exhausted(ms, &opts.limit_names);
+                    errors.push(not_verified(m, why))
+                }
+                // Reported below, as every cancelled member is.
+                Some(Stop::Cancelled) | None => {}
             }
-            // Reported below, as every cancelled member is.
-            Some(Stop::Cancelled) | None => {}
-        }
-        if cancelled() {
-            errors.push(internal_error(m, CANCELLED));
-        }
-        errors.sort_by_key(|e| e.diag.span.start);
-        let tree = ctx
-            .all_steps
-            .take()
-            .map(|steps| recorded::tree(&steps, &naming))
-            .unwrap_or_default();
-        let queries = ctx.solver.queries;
-        let smt_log = ctx
-            .solver
-            .take_log()
-            .map(|log| format!("; Sift: {}\n{log}", m.name));
-        let route = ctx
-            .route
-            .as_ref()
-            .map(|r| r.choices().to_vec())
-            .unwrap_or_default();
-        TaskOutput {
-            route,
-            report: MemberReport {
-                name: m.name.clone(),
-                kind: m.kind,
-                span: m.span.clone(),
-                errors,
-                tree,
-                millis: start.elapsed().as_secs_f64() * 1000.0,
-                queries,
-                smt_log,
-                cached: false,
-                reusable,
-            },
-        }
-    })
+            if cancelled() {
+                errors.push(internal_error(m, CANCELLED));
+            }
+            errors.sort_by_key(|e| e.diag.span.start);
+            let tree = ctx
+                .all_steps
+                .take()
+                .map(|steps| recorded::tree(&steps, &naming))
+                .unwrap_or_default();
+            let queries = ctx.solver.queries;
+            let smt_log = ctx
+                .solver
+                .take_log()
+                .map(|log| format!("; Sift: {}\n{log}", m.name));
+            let route = ctx
+                .route
+                .as_ref()
+                .map(|r| r.choices().to_vec())
+                .unwrap_or_default();
+            TaskOutput {
+                route,
+                report: MemberReport {
+                    name: m.name.clone(),
+                    kind: m.kind,
+                    span: m.span.clone(),
+                    errors,
+                    tree,
+                    millis: start.elapsed().as_secs_f64() * 1000.0,
+                    queries,
+                    smt_log,
+                    cached: false,
+                    reusable,
+                },
+            }
+        },
+    )
 }

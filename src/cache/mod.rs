@@ -158,6 +158,7 @@ impl<'s> Layout<'s> {
         field(&mut common, ENGINE_ID.as_bytes());
         field(&mut common, z3_version().as_bytes());
         field(&mut common, crate::solver::PRELUDE.as_bytes());
+        field(&mut common, crate::solver::SEQ_PRELUDE.as_bytes());
         // Every option but the thread count, whatever options are added.
         let mut counted = opts.clone();
         counted.jobs = 0;

@@ -10,6 +10,9 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+mod seq;
+pub use seq::ListOp;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sort {
     Int,
@@ -19,6 +22,10 @@ pub enum Sort {
     /// The elements of an array: Z3's `(Array Int Snap)`, each element
     /// wrapped as a snapshot (see `prelude.smt2`).
     Seq,
+    /// A `seq<T>` value: Z3's sequence theory over snapshots, `(Seq Snap)`,
+    /// each element wrapped as a snapshot like an array's (see
+    /// `prelude.smt2` and [`ListOp`]).
+    List,
 }
 
 impl Sort {
@@ -29,6 +36,7 @@ impl Sort {
             Sort::Ref => "Ref",
             Sort::Snap => "Snap",
             Sort::Seq => "(Array Int Snap)",
+            Sort::List => "(Seq Snap)",
         }
     }
 }
@@ -90,6 +98,8 @@ pub enum Op {
         forall: bool,
         vars: u32,
     },
+    /// An operation of Z3's sequence theory on [`Sort::List`] values.
+    List(ListOp),
 }
 
 struct Node {
@@ -134,6 +144,9 @@ pub mod prelude {
     pub const ALLOC: &str = "alloc";
     /// The length of an array, a function of its reference.
     pub const LENGTH: &str = "length";
+    /// Element `i` of a sequence (`ListOp::At`), an ordinary function so
+    /// that it can trigger quantifiers.
+    pub const SEQ_AT: &str = "seqAt";
 
     pub fn from_snap(sort: super::Sort) -> &'static str {
         match sort {
@@ -142,6 +155,7 @@ pub mod prelude {
             super::Sort::Ref => "toRef",
             super::Sort::Snap => "id",
             super::Sort::Seq => "toSeq",
+            super::Sort::List => "toList",
         }
     }
 
@@ -152,6 +166,7 @@ pub mod prelude {
             super::Sort::Ref => "fromRef",
             super::Sort::Snap => "id",
             super::Sort::Seq => "fromSeq",
+            super::Sort::List => "fromList",
         }
     }
 }
@@ -719,6 +734,8 @@ fn is_inverse(outer: &str, inner: &str) -> bool {
             | ("fromBool", "toBool")
             | ("toSeq", "fromSeq")
             | ("fromSeq", "toSeq")
+            | ("toList", "fromList")
+            | ("fromList", "toList")
     )
 }
 
@@ -845,6 +862,7 @@ impl Term {
                 self.args()[0].render(out);
                 out.push_str(", …]");
             }
+            Op::List(k) => seq::render(*k, self.args(), out),
             Op::Quant { .. } => {
                 let Some((forall, vars, body, _)) = self.quant_parts() else {
                     return;

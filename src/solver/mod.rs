@@ -8,6 +8,7 @@
 
 mod config;
 mod degree;
+mod list;
 mod smtlib;
 mod watchdog;
 
@@ -22,12 +23,25 @@ use crate::logic::path::{PathCondition, PcNode};
 use crate::logic::term::{Op, Sort, Term};
 
 pub use config::{DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Limits};
+use list::ListFuns;
 pub use smtlib::to_smtlib;
 use smtlib::to_smtlib_in;
 use watchdog::Watchdog;
 
 /// The snapshot theory of paper section 3.2.2.
 pub const PRELUDE: &str = include_str!("../../prelude.smt2");
+/// The sequence theory, loaded only where sequences are used
+/// (`Theories::sequences`).
+pub const SEQ_PRELUDE: &str = include_str!("../../prelude_seq.smt2");
+
+/// Which optional parts of the prelude a context holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Theories {
+    /// `prelude_seq.smt2`. Without it, sequence terms (`Sort::List`) still
+    /// translate, but `fromList` and `seqAt` are bare functions: a proof
+    /// may fail for want of their laws, never succeed wrongly.
+    pub sequences: bool,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -60,7 +74,14 @@ pub struct FunDecl {
 pub struct Solver<'z> {
     z: &'z Context,
     s: z3::Solver<'z>,
-    sorts: [ZSort<'z>; 5],
+    /// Int, Bool, Ref, Snap, the array sort, then `(Seq Snap)` once
+    /// `ensure_list` has run.
+    sorts: Vec<ZSort<'z>>,
+    /// Z3's sequence functions over `(Seq Snap)`, made on first use: even
+    /// unused, their template would change Z3's search in this context.
+    list: Option<ListFuns<'z>>,
+    /// The solver `list` parses its template into.
+    templates: &'z z3::Solver<'z>,
     decls: HashMap<String, FuncDecl<'z>>,
     cache: HashMap<Term, Dynamic<'z>>,
     /// Polynomial degrees of the products met (`degree`).
@@ -89,6 +110,7 @@ pub struct Solver<'z> {
 /// Raising `cancel` interrupts its queries and makes later ones give up.
 pub fn with_solver<R>(
     funs: &[FunDecl],
+    theories: Theories,
     limits: Limits,
     log: bool,
     cancel: Option<&Arc<Cancel>>,
@@ -98,7 +120,9 @@ pub fn with_solver<R>(
     let z = Context::new(&z3::Config::new());
     std::thread::scope(|scope| {
         let dog = Watchdog::start(scope, z.handle(), limits.timeout_ms);
-        let mut solver = Solver::new(&z, funs, limits, log, dog);
+        // Holds the sequence templates whose declarations the solver uses.
+        let templates = z3::Solver::new(&z);
+        let mut solver = Solver::new(&z, &templates, (funs, theories), limits, log, dog);
         match cancel {
             Some(c) => {
                 solver.set_cancel(c.clone());
@@ -112,7 +136,8 @@ pub fn with_solver<R>(
 impl<'z> Solver<'z> {
     fn new(
         z: &'z Context,
-        funs: &[FunDecl],
+        templates: &'z z3::Solver<'z>,
+        (funs, theories): (&[FunDecl], Theories),
         limits: Limits,
         log: bool,
         dog: Watchdog,
@@ -121,15 +146,22 @@ impl<'z> Solver<'z> {
         let mut params = Params::new(z);
         params.set_u32("rlimit", limits.rlimit);
         s.set_params(&params);
-        s.from_string(PRELUDE);
+        // One text: a parse does not see the declarations of another.
+        if theories.sequences {
+            s.from_string(format!("{PRELUDE}\n{SEQ_PRELUDE}"));
+        } else {
+            s.from_string(PRELUDE);
+        }
         let snap = ZSort::uninterpreted(z, Symbol::String("Snap".into()));
         let rf = ZSort::uninterpreted(z, Symbol::String("Ref".into()));
         let seq = ZSort::array(z, &ZSort::int(z), &snap);
-        let sorts = [ZSort::int(z), ZSort::bool(z), rf, snap, seq];
+        let sorts = vec![ZSort::int(z), ZSort::bool(z), rf, snap, seq];
         let mut solver = Solver {
             z,
             s,
             sorts,
+            list: None,
+            templates,
             decls: HashMap::new(),
             cache: HashMap::new(),
             degrees: HashMap::new(),
@@ -149,6 +181,10 @@ impl<'z> Solver<'z> {
             l.push_str(&config::smtlib_preamble(limits));
             l.push_str(PRELUDE);
             l.push('\n');
+            if theories.sequences {
+                l.push_str(SEQ_PRELUDE);
+                l.push('\n');
+            }
         }
         for f in funs {
             let _ = solver.declare(&f.name, &f.args, f.ret);
@@ -166,11 +202,29 @@ impl<'z> Solver<'z> {
             Sort::Ref => 2,
             Sort::Snap => 3,
             Sort::Seq => 4,
+            Sort::List => 5,
         }]
+    }
+
+    /// Makes the sequence functions and sort (`list`).
+    fn ensure_list(&mut self) {
+        if self.list.is_none() {
+            self.list = Some(self.make_list());
+        }
+    }
+
+    fn make_list(&mut self) -> ListFuns<'z> {
+        let funs = ListFuns::new(self.templates, &self.sorts[3]);
+        self.sorts.truncate(5);
+        self.sorts.push(funs.sort());
+        funs
     }
 
     fn declare(&mut self, name: &str, args: &[Sort], ret: Sort) -> &FuncDecl<'z> {
         if !self.decls.contains_key(name) {
+            if ret == Sort::List || args.contains(&Sort::List) {
+                self.ensure_list();
+            }
             let domain: Vec<&ZSort<'z>> = args.iter().map(|s| self.sort(*s)).collect();
             let d = FuncDecl::new(self.z, name, &domain, self.sort(ret));
             self.decls.insert(name.to_string(), d);
@@ -208,6 +262,10 @@ impl<'z> Solver<'z> {
     fn translate(&mut self, t: &Term) -> Dynamic<'z> {
         if let Some(d) = self.cache.get(t) {
             return d.clone();
+        }
+        // Every term with a sequence operand has one of these below it.
+        if t.sort() == Sort::List || matches!(t.op(), Op::List(_)) {
+            self.ensure_list();
         }
         if matches!(t.op(), Op::Mul | Op::Div | Op::Mod)
             && degree::degree(t, &mut self.degrees) > degree::MAX_DEGREE
@@ -303,6 +361,13 @@ impl<'z> Solver<'z> {
                 .store(&int(1), &args[2])
                 .into(),
             Op::ConstSeq => z3::ast::Array::const_array(z, &ZSort::int(z), &args[0]).into(),
+            Op::List(k) => {
+                let refs: Vec<&dyn Ast<'z>> = args.iter().map(|a| a as &dyn Ast<'z>).collect();
+                let funs = self.list.take().unwrap_or_else(|| self.make_list());
+                let d = funs.apply(*k, &refs);
+                self.list = Some(funs);
+                d
+            }
             Op::Quant { forall, vars } => {
                 let n = usize::try_from(*vars).unwrap_or(0).min(args.len());
                 let bounds: Vec<&dyn Ast<'z>> =
@@ -575,7 +640,14 @@ mod tests {
     use crate::logic::term::VarKind;
 
     fn with_solver(f: impl FnOnce(&mut Solver)) {
-        super::with_solver(&[], Limits::default(), true, None, |mut s| f(&mut s));
+        super::with_solver(
+            &[],
+            Theories::default(),
+            Limits::default(),
+            true,
+            None,
+            |mut s| f(&mut s),
+        );
     }
 
     fn v(id: u32, sort: Sort) -> Term {
@@ -702,7 +774,7 @@ mod tests {
     }
 
     fn hard_then_easy(limits: Limits) -> (Answer, Answer, u64) {
-        super::with_solver(&[], limits, false, None, |mut s| {
+        super::with_solver(&[], Theories::default(), limits, false, None, |mut s| {
             let hard = s.prove(&pigeonhole(10), &Term::bool(false), "hard");
             let x = v(1, Sort::Int);
             let mut pc = PathCondition::default();

@@ -1,6 +1,6 @@
 //! SMT-LIB text for terms, for `--smt-log` (replayable with the `z3` binary).
 
-use crate::logic::term::{Op, Sort, Term};
+use crate::logic::term::{ListOp, Op, Sort, Term};
 use std::collections::HashMap;
 
 /// A unique Z3 name for a variable: its display name and number.
@@ -102,6 +102,18 @@ fn write(t: &Term, named: &HashMap<Term, String>, out: &mut String) {
         Op::Select => "select",
         Op::Store => "store",
         Op::ConstSeq => "(as const (Array Int Snap))",
+        Op::List(ListOp::Contains) => {
+            // Element containment is containment of the unit sequence.
+            if let [seq, e] = t.args() {
+                out.push_str("(seq.contains ");
+                write(seq, named, out);
+                out.push_str(" (seq.unit ");
+                write(e, named, out);
+                out.push_str("))");
+            }
+            return;
+        }
+        Op::List(k) => k.smtlib(),
         Op::Quant { .. } => {
             write_quant(t, named, out);
             return;

@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::logic::term::{Op, Sort, Term, VarKind, prelude};
+use crate::logic::term::{ListOp, Op, Sort, Term, VarKind, prelude};
 use crate::syntax::ast::{BinOp, ELEMS, Expr, ExprKind};
 
 use super::consume::snapshot_shape;
@@ -301,6 +301,15 @@ impl<'a> Names<'a> {
             Op::Select => self.element(t, depth),
             Op::Store => format!("{}[{} := {}]", arg(0), arg(1), arg(2)),
             Op::ConstSeq => format!("[{}, …]", arg(0)),
+            Op::List(k) => match k {
+                ListOp::Empty => "[]".to_string(),
+                ListOp::Unit => format!("[{}]", arg(0)),
+                ListOp::Concat => infix("+"),
+                ListOp::Len => format!("{}.length", arg(0)),
+                ListOp::At => format!("{}[{}]", arg(0), arg(1)),
+                ListOp::Extract => format!("{}[{}..{} + {}]", arg(0), arg(1), arg(1), arg(2)),
+                ListOp::Contains => format!("{}.contains({})", arg(0), arg(1)),
+            },
             Op::Quant { .. } => {
                 let Some((forall, vars, body, _)) = t.quant_parts() else {
                     return "…".to_string();

@@ -211,80 +211,88 @@ pub fn explore(
         timeout_ms: how.timeout_ms,
         ..Limits::default()
     };
-    crate::solver::with_solver(&info.fun_decls(), limits, false, None, |solver| {
-        let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
-        ctx.infer = how.infer;
-        ctx.overflow = how.overflow;
-        ctx.work_budget = how.work_budget;
-        ctx.unroll = Some(how.unroll);
-        ctx.assigned = m.assigned.clone();
-        let mut s0 = initial_state(
-            &mut ctx,
-            !m.decl.is_static,
-            &m.decl.params,
-            m.decl.name.span.clone(),
-        );
-        super::overflow::assume_store(&ctx, &mut s0);
-        let starts = RefCell::new(Vec::new());
-        let snap = ctx.fresh_snap();
-        produce(&mut ctx, s0.clone(), snap, &m.pre, &|_, s1| {
-            let mut s2 = s1;
-            s2.old = s2.heap.clone();
-            starts.borrow_mut().push(s2);
-        });
-        let mut seen = HashSet::new();
-        let mut cases = Vec::new();
-        for start in starts.into_inner() {
-            // The shapes the precondition's instances may have: each is a path
-            // condition and the field chunks the instances hold.
-            let shapes = RefCell::new(Vec::new());
-            let mut unfolding = start.clone();
-            unfolding.heap = start.old.clone();
-            unfold_instances(&mut ctx, unfolding, how.unroll + EXTRA_UNFOLDS, &|_, st| {
-                shapes.borrow_mut().push((st.pc, st.heap))
+    crate::solver::with_solver(
+        &info.fun_decls(),
+        info.theories(),
+        limits,
+        false,
+        None,
+        |solver| {
+            let mut ctx = Ctx::new(info.clone(), source.clone(), solver);
+            ctx.infer = how.infer;
+            ctx.overflow = how.overflow;
+            ctx.work_budget = how.work_budget;
+            ctx.unroll = Some(how.unroll);
+            ctx.assigned = m.assigned.clone();
+            let mut s0 = initial_state(
+                &mut ctx,
+                !m.decl.is_static,
+                &m.decl.params,
+                m.decl.name.span.clone(),
+            );
+            super::overflow::assume_store(&ctx, &mut s0);
+            let starts = RefCell::new(Vec::new());
+            let snap = ctx.fresh_snap();
+            produce(&mut ctx, s0.clone(), snap, &m.pre, &|_, s1| {
+                let mut s2 = s1;
+                s2.old = s2.heap.clone();
+                starts.borrow_mut().push(s2);
             });
-            for (pc, input_heap) in shapes.into_inner() {
-                let mut s = start.clone();
-                s.pc = pc;
-                let ends = RefCell::new(Vec::new());
-                let end = |_: &mut Ctx, s: State| ends.borrow_mut().push((s, None));
-                ctx.leaves = Some(Vec::new());
-                exec_block(&mut ctx, s, &m.decl.body.stmts, &end, Exits::method(&end));
-                let mut leaves = ends.into_inner();
-                leaves.extend(ctx.leaves.take().unwrap_or_default());
-                let terms = InputTerms::new(&s0.store, &input_heap);
-                let (shown, named) = super::array::name_reads(&mut ctx, &terms.terms);
-                let named = Term::and(named);
-                for (leaf, failure) in leaves {
-                    let decisions: Vec<(usize, bool)> = leaf.decisions.iter().copied().collect();
-                    let key = (decisions.clone(), failure.clone());
-                    if seen.contains(&key) {
-                        continue;
+            let mut seen = HashSet::new();
+            let mut cases = Vec::new();
+            for start in starts.into_inner() {
+                // The shapes the precondition's instances may have: each is a path
+                // condition and the field chunks the instances hold.
+                let shapes = RefCell::new(Vec::new());
+                let mut unfolding = start.clone();
+                unfolding.heap = start.old.clone();
+                unfold_instances(&mut ctx, unfolding, how.unroll + EXTRA_UNFOLDS, &|_, st| {
+                    shapes.borrow_mut().push((st.pc, st.heap))
+                });
+                for (pc, input_heap) in shapes.into_inner() {
+                    let mut s = start.clone();
+                    s.pc = pc;
+                    let ends = RefCell::new(Vec::new());
+                    let end = |_: &mut Ctx, s: State| ends.borrow_mut().push((s, None));
+                    ctx.leaves = Some(Vec::new());
+                    exec_block(&mut ctx, s, &m.decl.body.stmts, &end, Exits::method(&end));
+                    let mut leaves = ends.into_inner();
+                    leaves.extend(ctx.leaves.take().unwrap_or_default());
+                    let terms = InputTerms::new(&s0.store, &input_heap);
+                    let (shown, named) = super::array::name_reads(&mut ctx, &terms.terms);
+                    let named = Term::and(named);
+                    for (leaf, failure) in leaves {
+                        let decisions: Vec<(usize, bool)> =
+                            leaf.decisions.iter().copied().collect();
+                        let key = (decisions.clone(), failure.clone());
+                        if seen.contains(&key) {
+                            continue;
+                        }
+                        let Some(values) = ctx.solver.model_values(&leaf.pc, Some(&named), &shown)
+                        else {
+                            continue;
+                        };
+                        seen.insert(key);
+                        cases.push(PathCase {
+                            decisions,
+                            failure,
+                            inputs: Some(terms.read(&values)),
+                        });
                     }
-                    let Some(values) = ctx.solver.model_values(&leaf.pc, Some(&named), &shown)
-                    else {
-                        continue;
-                    };
-                    seen.insert(key);
-                    cases.push(PathCase {
-                        decisions,
-                        failure,
-                        inputs: Some(terms.read(&values)),
-                    });
                 }
             }
-        }
-        // Then-branches first, as the paths were explored.
-        cases.sort_by_key(|c| {
-            let order: Vec<(usize, bool)> = c
-                .decisions
-                .iter()
-                .map(|&(at, taken)| (at, !taken))
-                .collect();
-            (order, c.failure.as_ref().map(|s| s.start))
-        });
-        (cases, ctx.stopped().is_some())
-    })
+            // Then-branches first, as the paths were explored.
+            cases.sort_by_key(|c| {
+                let order: Vec<(usize, bool)> = c
+                    .decisions
+                    .iter()
+                    .map(|&(at, taken)| (at, !taken))
+                    .collect();
+                (order, c.failure.as_ref().map(|s| s.start))
+            });
+            (cases, ctx.stopped().is_some())
+        },
+    )
 }
 
 /// Opens the predicate instances of `s.heap`, oldest first, at most `left`

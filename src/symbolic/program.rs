@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::calls::CallGraph;
 use super::term::Sort;
-use crate::solver::FunDecl;
+use crate::solver::{FunDecl, Theories};
 use crate::syntax::ast::*;
 use crate::syntax::walk;
 
@@ -180,6 +180,14 @@ impl ProgramInfo {
             .iter()
             .find(|(q, _, _)| q == qualified)
             .map_or(Sort::Ref, |(_, s, _)| *s)
+    }
+
+    /// The optional theories the program's solver contexts load. No
+    /// program has sequences yet (the grammar rejects `seq<T>`), and
+    /// loading their theory would change other programs' counterexamples
+    /// (`solver::SEQ_PRELUDE`), so it stays out until a type says so.
+    pub fn theories(&self) -> Theories {
+        Theories::default()
     }
 
     /// The Z3 functions of the pure methods: `C.p(snapshot, this?, args…)`.

@@ -9,8 +9,8 @@
 //! calls it unfolded) goes along quantified over them, never as facts
 //! about the constants themselves.
 //!
-//! Z3 uses a quantified fact only through its trigger: the array reads and
-//! pure calls of the body chosen here, deterministically, so that the same
+//! Z3 uses a quantified fact only through its trigger: the array reads,
+//! sequence indexings and pure calls of the body chosen here, deterministically, so that the same
 //! program gets the same instances on every run (model-based instantiation
 //! is off, `solver::config`).
 
@@ -20,7 +20,7 @@ use super::ctx::{Ctx, TermCont};
 use super::eval::eval;
 use super::program::{ProgramInfo, sort_of};
 use super::state::State;
-use super::term::{Op, Term};
+use super::term::{ListOp, Op, Term};
 use crate::syntax::ast::Quant;
 
 /// `forall T x, ... :: body` or `exists ...`.
@@ -131,11 +131,12 @@ pub fn refutation(goal: &Term) -> (Term, Vec<Term>) {
     (Term::not(goal.clone()), Vec::new())
 }
 
-/// A term Z3 may instantiate a quantifier from: an element read or a pure
+/// A term Z3 may instantiate a quantifier from: an element read (of an
+/// array or a sequence) or a pure
 /// method application that mentions a bound variable.
 fn is_candidate(prog: &ProgramInfo, t: &Term) -> bool {
     match t.op() {
-        Op::Select => true,
+        Op::Select | Op::List(ListOp::At) => true,
         Op::App(f) => prog.pures.values().any(|p| *p.fun == **f),
         _ => false,
     }
@@ -323,5 +324,22 @@ mod tests {
         let body = Term::eq(Term::from_snap(odd, Sort::Int), read(&s, i.clone()));
         let t = choose_trigger(&prog, std::slice::from_ref(&i), &body);
         assert_eq!(t, vec![Term::select(s, i)]);
+    }
+
+    /// Sequence indexing triggers like an array read, and the same
+    /// matching-loop rule applies to it.
+    #[test]
+    fn sequence_indexing_is_a_trigger() {
+        let prog = ProgramInfo::new(Program::default());
+        let s = Term::var(1, "s", Sort::List, VarKind::Plain);
+        let i = bound(2, "i");
+        let at = |k: Term| Term::from_snap(Term::list_at(s.clone(), k), Sort::Int);
+        let body = Term::lt(Term::int(0), at(i.clone()));
+        let t = choose_trigger(&prog, std::slice::from_ref(&i), &body);
+        assert_eq!(t, vec![Term::list_at(s.clone(), i.clone())]);
+        let next = Term::add(i.clone(), Term::int(1));
+        let body = Term::lt(at(i.clone()), at(next.clone()));
+        let t = choose_trigger(&prog, std::slice::from_ref(&i), &body);
+        assert_eq!(t, vec![Term::list_at(s, next)]);
     }
 }
