@@ -92,11 +92,27 @@ pub fn java_habit(src: &str, pos: usize, found: &str, wanted: &str) -> Option<Di
     not_yet(src, pos, found).map(|help| base(&help))
 }
 
-/// Help for the forms of sequences (docs/language.md section 12), which
-/// the grammar does not have yet: `seq<T>`, slices `a[i..j]` and
-/// sequence literals `[1, 2]`.
+/// Help for the forms of the contract the grammar does not have yet
+/// (docs/language.md section 12): sequences (`seq<T>`, slices `a[i..j]`,
+/// literals `[1, 2]`), interfaces and subclasses.
 fn not_yet(src: &str, pos: usize, found: &str) -> Option<String> {
     const INSTEAD: &str = "state facts about the elements of an array with quantifiers, like `forall int i :: 0 <= i && i < a.length ==> a[i] >= 0`";
+    const ONE_CLASS: &str =
+        "write the behaviour in one class (a field can say which variant an object is)";
+    match found {
+        "`interface`" => return Some(format!("interfaces are not supported yet; {ONE_CLASS}")),
+        "`extends`" | "`implements`" => {
+            return Some(format!(
+                "subclasses and interfaces (`extends`, `implements`) are not supported yet; {ONE_CLASS}"
+            ));
+        }
+        "`instanceof`" => {
+            return Some(format!(
+                "`instanceof` and casts are not supported yet; {ONE_CLASS}"
+            ));
+        }
+        _ => {}
+    }
     if found == "keyword `seq`" {
         return Some(format!(
             "sequences (`seq<T>`) are not supported yet; {INSTEAD}"
@@ -347,6 +363,30 @@ mod tests {
             ),
         ] {
             let (_, _, help) = error(src);
+            let help = help.unwrap_or_default();
+            assert!(help.starts_with(what), "{src}: {help}");
+            assert!(help.contains("not supported yet"), "{src}: {help}");
+        }
+    }
+
+    #[test]
+    fn interfaces_and_subclasses_are_not_supported_yet() {
+        for (src, at, what) in [
+            ("interface I { void m(); }\n", "interface", "interfaces are"),
+            (
+                "class B { }\nclass C extends B { }\n",
+                "extends",
+                "subclasses",
+            ),
+            ("class C implements I { }\n", "implements", "subclasses"),
+            (
+                "class C { static void m(Object o) { bool b = o instanceof C; } }\n",
+                "instanceof",
+                "`instanceof` and casts",
+            ),
+        ] {
+            let (pos, _, help) = error(src);
+            assert_eq!(pos, src.find(at).unwrap(), "{src}");
             let help = help.unwrap_or_default();
             assert!(help.starts_with(what), "{src}: {help}");
             assert!(help.contains("not supported yet"), "{src}: {help}");
