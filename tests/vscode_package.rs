@@ -212,3 +212,55 @@ fn the_initial_configuration_launches_sift_dap() {
         ]
     );
 }
+
+/// The settings the language server reads (`Config::from` in
+/// `src/lsp/mod.rs`: `num("x")` and `.get("x")`), in order.
+fn server_settings() -> Vec<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(root.join("src/lsp/mod.rs")).unwrap();
+    let start = src.find("Config {\n            debounce").expect("Config::from");
+    let body = &src[start..start + src[start..].find("\n        }\n").expect("its end")];
+    let mut out = Vec::new();
+    for opener in ["num(\"", ".get(\""] {
+        for (i, _) in body.match_indices(opener) {
+            let rest = &body[i + opener.len()..];
+            out.push((i, rest[..rest.find('"').unwrap()].to_string()));
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Every setting the server reads can be set in VS Code: declared in
+/// package.json as `sift.<name>` and passed on as an initialization
+/// option of the same name.
+#[test]
+fn every_server_setting_is_a_vscode_setting() {
+    let settings = server_settings();
+    assert_eq!(
+        settings,
+        [
+            "debounceMs",
+            "timeoutMs",
+            "jobs",
+            "infer",
+            "overflow",
+            "memberTimeoutMs"
+        ]
+    );
+    let pkg = package_json();
+    let props = &pkg["contributes"]["configuration"]["properties"];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let ext = std::fs::read_to_string(root.join("editors/vscode/src/extension.js")).unwrap();
+    for key in &settings {
+        assert!(props[format!("sift.{key}")].is_object(), "no sift.{key}");
+        assert!(
+            ext.contains(&format!("{key}: config.get('{key}')")),
+            "extension.js does not pass {key}"
+        );
+        assert!(
+            ext.contains(&format!("e.affectsConfiguration('sift.{key}')")),
+            "a change of sift.{key} does not restart the server"
+        );
+    }
+}

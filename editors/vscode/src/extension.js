@@ -25,6 +25,9 @@ function clientOptions() {
       timeoutMs: config.get('timeoutMs'),
       debounceMs: config.get('debounceMs'),
       overflow: config.get('overflow'),
+      infer: config.get('infer'),
+      jobs: config.get('jobs'),
+      memberTimeoutMs: config.get('memberTimeoutMs'),
     },
   };
 }
@@ -126,7 +129,10 @@ async function activate(context) {
         e.affectsConfiguration('sift.path') ||
         e.affectsConfiguration('sift.timeoutMs') ||
         e.affectsConfiguration('sift.debounceMs') ||
-        e.affectsConfiguration('sift.overflow')
+        e.affectsConfiguration('sift.overflow') ||
+        e.affectsConfiguration('sift.infer') ||
+        e.affectsConfiguration('sift.jobs') ||
+        e.affectsConfiguration('sift.memberTimeoutMs')
       ) {
         restart();
       }
