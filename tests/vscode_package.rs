@@ -218,7 +218,9 @@ fn the_initial_configuration_launches_sift_dap() {
 fn server_settings() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(root.join("src/lsp/mod.rs")).unwrap();
-    let start = src.find("Config {\n            debounce").expect("Config::from");
+    let start = src
+        .find("Config {\n            debounce")
+        .expect("Config::from");
     let body = &src[start..start + src[start..].find("\n        }\n").expect("its end")];
     let mut out = Vec::new();
     for opener in ["num(\"", ".get(\""] {
