@@ -12,7 +12,7 @@ mod bounded;
 
 use std::time::Duration;
 
-use bounded::{check_json, sift, write_temp};
+use bounded::{check_json, forty_splits, sift, write_temp};
 use sift::diag::Kind;
 use sift::{Options, verify_source};
 
@@ -101,23 +101,9 @@ fn the_debugger_on_such_a_predicate_ends() {
     assert!(out.stdout.contains("debugging M.m"), "{}", out.stdout);
 }
 
-/// 2^40 paths through one production (each conditional permission splits
-/// the path): finite, but far beyond any budget.
-fn forty_splits() -> String {
-    let n = 40;
-    let fields: String = (0..n).map(|i| format!(" int a{i}; int b{i};")).collect();
-    let body: Vec<String> = (0..n)
-        .map(|i| format!("acc(a{i}) && (a{i} > 0 ==> acc(b{i}))"))
-        .collect();
-    format!(
-        "class C {{\n {fields}\n  predicate p() {{ return {}; }}\n}}\n",
-        body.join(" && ")
-    )
-}
-
 #[test]
 fn a_member_past_its_work_budget_is_not_verified() {
-    let source = forty_splits();
+    let source = forty_splits("C");
     let opts = Options {
         work_budget: 20_000,
         ..Options::default()
@@ -142,7 +128,7 @@ fn a_member_past_its_work_budget_is_not_verified() {
 
 #[test]
 fn a_member_past_its_time_is_not_verified() {
-    let source = forty_splits();
+    let source = forty_splits("C");
     let opts = Options {
         member_time_ms: Some(300),
         ..Options::default()

@@ -400,7 +400,20 @@ fn the_trace_shows_the_loop_frame_back_at_a_return() {
         (e["kind"].as_str(), e["line"].as_u64()),
         (Some("postcondition.failed"), Some(3))
     );
-    let steps: Vec<(u64, &str, String)> = e["trace"]
+    let steps = trace_steps(e);
+    let at = steps
+        .iter()
+        .position(|(_, d, _)| *d == "returning: the frame of the loop (while i < n) is back")
+        .unwrap_or_else(|| panic!("{steps:?}"));
+    assert_eq!(steps[at - 1].1, "return;", "{steps:?}");
+    assert_eq!(steps[at - 1].2, "[]", "{steps:?}");
+    assert_eq!(steps[at].0, 5, "{steps:?}");
+    assert_eq!(steps[at].2, r#"["o.f ↦ old(o.f)"]"#, "{steps:?}");
+}
+
+/// The steps of an error's `--json` trace: line, description and heap.
+fn trace_steps(e: &serde_json::Value) -> Vec<(u64, &str, String)> {
+    e["trace"]
         .as_array()
         .expect("trace")
         .iter()
@@ -411,15 +424,7 @@ fn the_trace_shows_the_loop_frame_back_at_a_return() {
                 s["heap"].to_string(),
             )
         })
-        .collect();
-    let at = steps
-        .iter()
-        .position(|(_, d, _)| *d == "returning: the frame of the loop (while i < n) is back")
-        .unwrap_or_else(|| panic!("{steps:?}"));
-    assert_eq!(steps[at - 1].1, "return;", "{steps:?}");
-    assert_eq!(steps[at - 1].2, "[]", "{steps:?}");
-    assert_eq!(steps[at].0, 5, "{steps:?}");
-    assert_eq!(steps[at].2, r#"["o.f ↦ old(o.f)"]"#, "{steps:?}");
+        .collect()
 }
 
 /// A `break`: the trace shows the state at the `break` going on after the
@@ -448,18 +453,7 @@ fn the_trace_shows_the_loop_frame_back_at_a_break() {
         "{errors:?}"
     );
     let e = &errors[0];
-    let steps: Vec<(u64, &str, String)> = e["trace"]
-        .as_array()
-        .expect("trace")
-        .iter()
-        .map(|s| {
-            (
-                s["line"].as_u64().expect("line"),
-                s["description"].as_str().expect("description"),
-                s["heap"].to_string(),
-            )
-        })
-        .collect();
+    let steps = trace_steps(e);
     let at = steps
         .iter()
         .position(|(_, d, _)| *d == "leaving the loop (while i < n) by `break`: its frame is back")

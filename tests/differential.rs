@@ -107,20 +107,26 @@ fn random_inputs(
     Some(built)
 }
 
-fn check_program(seed: u64, stats: &mut Stats) {
-    let g = generator::program(seed);
-    let src = g.source.as_str();
+/// The report of a generated program, which must be well-formed.
+fn verify_generated(path: &str, src: &str, seed: u64) -> FileReport {
     let opts = Options {
         jobs: 1,
         ..Options::default()
     };
-    let report = verify_source("gen.sift", src, &opts);
+    let report = verify_source(path, src, &opts);
     assert_eq!(
         report.stage,
         sift::verify::Stage::Verified,
         "the generator made an ill-formed program (seed {seed}): {:?}\n{src}",
         report.errors.first().map(|e| &e.diag)
     );
+    report
+}
+
+fn check_program(seed: u64, stats: &mut Stats) {
+    let g = generator::program(seed);
+    let src = g.source.as_str();
+    let report = verify_generated("gen.sift", src, seed);
     stats.programs += 1;
     for e in &report.errors {
         match e.replay.as_ref().map(|r| r.status) {
@@ -444,17 +450,7 @@ fn accepted_pure_methods_terminate_concretely() {
 fn check_cycles(seed: u64, stats: &mut CycleStats) {
     let g = generator::pure_cycles(seed);
     let src = g.source.as_str();
-    let opts = Options {
-        jobs: 1,
-        ..Options::default()
-    };
-    let report = verify_source("cycles.sift", src, &opts);
-    assert_eq!(
-        report.stage,
-        sift::verify::Stage::Verified,
-        "the generator made an ill-formed program (seed {seed}): {:?}\n{src}",
-        report.errors.first().map(|e| &e.diag)
-    );
+    let report = verify_generated("cycles.sift", src, seed);
     stats.programs += 1;
     if report
         .errors

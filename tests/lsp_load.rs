@@ -2,10 +2,12 @@
 //! results belong to the exact text they were computed from, threads and
 //! memory stay bounded, oversized documents get a clear diagnostic.
 
+mod bounded;
 mod support;
 
 use std::time::{Duration, Instant};
 
+use bounded::forty_splits;
 use serde_json::{Value, json};
 use support::*;
 
@@ -205,22 +207,6 @@ fn threads_and_memory_stay_bounded_across_reopening_and_bursts() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
-/// 2^40 paths through one production (each conditional permission splits
-/// the path): finite, but no verification of it ends in time. It never
-/// reaches a statement or a query that could not finish, so only
-/// cancellation inside the engine's own loops stops it.
-fn runaway() -> String {
-    let n = 40;
-    let fields: String = (0..n).map(|i| format!(" int a{i}; int b{i};")).collect();
-    let body: Vec<String> = (0..n)
-        .map(|i| format!("acc(a{i}) && (a{i} > 0 ==> acc(b{i}))"))
-        .collect();
-    format!(
-        "class R {{\n {fields}\n  predicate p() {{ return {}; }}\n}}\n",
-        body.join(" && ")
-    )
-}
-
 fn close(c: &mut Client, uri: &str) {
     c.notify(
         "textDocument/didClose",
@@ -240,8 +226,8 @@ fn closing_a_runaway_document_frees_its_slot_for_the_others() {
         "file:///tmp/runaway2.sift",
         "file:///tmp/third.sift",
     );
-    c.open(first, &runaway());
-    c.open(second, &runaway());
+    c.open(first, &forty_splits("R"));
+    c.open(second, &forty_splits("R"));
     // Both verification slots are taken; the third document waits.
     std::thread::sleep(Duration::from_millis(500));
     c.open(third, FAILS_ON_4);
@@ -266,7 +252,7 @@ fn a_runaway_member_is_stopped_by_its_time_limit() {
         "timeoutMs": 600_000, "debounceMs": 50, "jobs": 1, "memberTimeoutMs": 1_000,
     }));
     let uri = "file:///tmp/runaway.sift";
-    c.open(uri, &runaway());
+    c.open(uri, &forty_splits("R"));
     let d = c.diagnostics(uri, VERIFY_WAIT, |d| has_code(d, "internal"));
     assert_eq!(d.len(), 1, "{d:?}");
     let message = d[0]["message"].as_str().unwrap_or_default();

@@ -235,6 +235,15 @@ impl Builder<'_> {
         expr::expr(self, k.expect(Rule::expr)?, 0)
     }
 
+    /// The `invariant` clauses of a loop.
+    pub(super) fn invariants(&self, k: &mut Kids) -> R<Vec<Expr>> {
+        let mut out = Vec::new();
+        while let Some(c) = k.eat(Rule::invariant_clause) {
+            out.push(self.clause(c)?);
+        }
+        Ok(out)
+    }
+
     /// Contract clauses and the body of a constructor or method.
     fn contract_and_body(&self, k: &mut Kids) -> R<(Vec<Expr>, Vec<Expr>, Block)> {
         let mut requires = Vec::new();
@@ -405,43 +414,17 @@ impl Builder<'_> {
             Rule::while_stmt => {
                 k.expect(Rule::kw_while)?;
                 let cond = self.paren_cond(&mut k)?;
-                let mut invariants = Vec::new();
-                while let Some(c) = k.eat(Rule::invariant_clause) {
-                    invariants.push(self.clause(c)?);
-                }
+                let invariants = self.invariants(&mut k)?;
                 let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
-                let pre = Block {
-                    stmts: Vec::new(),
-                    span: cond.span.clone(),
-                };
-                StmtKind::While {
-                    cond,
-                    invariants,
-                    body,
-                    pre,
-                    body_first: false,
-                }
+                loop_stmt(cond, invariants, body, false)
             }
             Rule::do_stmt => {
                 k.expect(Rule::kw_do)?;
                 let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
                 k.expect(Rule::kw_while)?;
                 let cond = self.paren_cond(&mut k)?;
-                let mut invariants = Vec::new();
-                while let Some(c) = k.eat(Rule::invariant_clause) {
-                    invariants.push(self.clause(c)?);
-                }
-                let pre = Block {
-                    stmts: Vec::new(),
-                    span: cond.span.clone(),
-                };
-                StmtKind::While {
-                    cond,
-                    invariants,
-                    body,
-                    pre,
-                    body_first: true,
-                }
+                let invariants = self.invariants(&mut k)?;
+                loop_stmt(cond, invariants, body, true)
             }
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
@@ -682,5 +665,21 @@ impl Builder<'_> {
             });
         }
         Err(internal(span))
+    }
+}
+
+/// A `while` loop, or a `do` loop (`body_first`); no statements run
+/// before its test yet (the lowering puts a condition's updates there).
+fn loop_stmt(cond: Expr, invariants: Vec<Expr>, body: Block, body_first: bool) -> StmtKind {
+    let pre = Block {
+        stmts: Vec::new(),
+        span: cond.span.clone(),
+    };
+    StmtKind::While {
+        cond,
+        invariants,
+        body,
+        pre,
+        body_first,
     }
 }

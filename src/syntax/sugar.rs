@@ -30,10 +30,7 @@ impl Builder<'_> {
             None => None,
         };
         k.expect(Rule::rparen)?;
-        let mut invariants = Vec::new();
-        while let Some(c) = k.eat(Rule::invariant_clause) {
-            invariants.push(self.clause(c)?);
-        }
+        let invariants = self.invariants(k)?;
         let body = self.block(k.expect(Rule::block)?, depth.inner(0))?;
         Ok(StmtKind::For(Box::new(For {
             init,

@@ -1,7 +1,8 @@
 //! Running the built `sift` on a file with a time limit, and the properties
 //! every run must have whatever the input: an exit status of 0, 1 or 2, no
 //! panic or stack overflow, JSON of the documented shape (docs/language.md section 10).
-//! Shared by the deep-input, fuzz and soak tests, with their random numbers.
+//! Shared by the deep-input, fuzz, soak, engine-bound and server-load
+//! tests, with their random numbers and a program no engine run finishes.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
@@ -205,4 +206,21 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+}
+
+/// A class `class` with a predicate of 2^40 paths through one production
+/// (each conditional permission splits the path): finite, but far beyond
+/// any work budget or time. It never reaches a statement or a solver query
+/// that could not finish, so only the engine's own bounds (the work budget,
+/// cancellation, a member's deadline) stop it.
+pub fn forty_splits(class: &str) -> String {
+    let n = 40;
+    let fields: String = (0..n).map(|i| format!(" int a{i}; int b{i};")).collect();
+    let body: Vec<String> = (0..n)
+        .map(|i| format!("acc(a{i}) && (a{i} > 0 ==> acc(b{i}))"))
+        .collect();
+    format!(
+        "class {class} {{\n {fields}\n  predicate p() {{ return {}; }}\n}}\n",
+        body.join(" && ")
+    )
 }
